@@ -1,0 +1,199 @@
+// npm run bench — the two numbers issue 5 asks for:
+//  1. replay of 500 queued submissions after reconnection: a real server (temporary DATA_DIR),
+//     the app's own outbox on fake-indexeddb with a fetch sender and a session cookie, drained
+//     against it; the time, and the count on the server, which must equal 500;
+//  2. the gzip size of the JavaScript /admin/fiche/site/{id} loads before it is usable (entry
+//     chunk + the site sheet's lazy chunk + their static imports, from the Vite manifest);
+//     target < 250 KB. Reads BENCH_DIST (default dist/); builds into a temporary directory when
+//     that folder has no manifest.
+import 'fake-indexeddb/auto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { sql } from 'kysely';
+import { loadConfig } from '../src/server/config.js';
+import { startServer } from '../src/server/main.js';
+import { CompostOfflineDb } from '../src/web/offline/db.js';
+import { Outbox } from '../src/web/offline/outbox.js';
+import { httpSender } from '../src/web/offline/sender.js';
+import type { InterventionSubmission } from '../src/shared/schemas/interventions.js';
+
+const SUBMISSIONS = 500;
+const BUNDLE_TARGET_KB = 250;
+const SITE_SHEET_MODULE = 'src/web/modules/interventions/site-sheet-page.tsx';
+/** Loaded by the screen right after it rendered (IndexedDB layer, validation rules): reported, not counted. */
+const DEFERRED_MODULES = ['src/web/offline/db.ts', 'src/web/modules/interventions/site-sheet-validation.ts'];
+
+const results: { name: string; ok: boolean; detail: string }[] = [];
+const report = (name: string, ok: boolean, detail: string) => {
+  results.push({ name, ok, detail });
+  console.log(`${ok ? 'PASS' : 'FAIL'}  ${name}: ${detail}`);
+};
+
+async function replayBenchmark() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'compost-bench-'));
+  const password = 'bench-motdepasse';
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    ADMIN_LOGIN: 'bench',
+    ADMIN_PASSWORD: password,
+    ADMIN_EMAIL: 'bench@compost.test',
+    LOG_LEVEL: 'warn',
+  });
+  const server = await startServer(config);
+  try {
+    const { db } = server;
+    // One active site with an input cell and a maturation cell, straight in the database: the
+    // benchmark measures the intervention route, not the site screens.
+    const type = await db.selectFrom('type_site').select('id').orderBy('id').executeTakeFirstOrThrow();
+    const composteur = await db.selectFrom('type_composteur').select('id').orderBy('id').executeTakeFirstOrThrow();
+    const ville = await db.selectFrom('ville').select(['nom', 'cp']).orderBy('nom').executeTakeFirstOrThrow();
+    const site = await db
+      .insertInto('site')
+      .values({ code: 'BEN001', nom: 'Banc d’essai', ville: ville.nom, cp: ville.cp, adresse: 'Rue du Banc', type_site_id: type.id, statut_id: 1 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const cells = await db
+      .insertInto('site_composteur')
+      .values([
+        { site_id: site.id, type_composteur_id: composteur.id, type_bac_id: 1, numero: 1 },
+        { site_id: site.id, type_composteur_id: composteur.id, type_bac_id: 3, numero: 2 },
+      ])
+      .returning(['id', 'type_bac_id'])
+      .execute();
+    const apport = cells.find((c) => c.type_bac_id === 1)!.id;
+    const maturation = cells.find((c) => c.type_bac_id === 3)!.id;
+
+    const login = await fetch(`${server.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'bench', password }),
+    });
+    if (!login.ok) throw new Error(`login failed: ${login.status} ${await login.text()}`);
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const ownerId = ((await login.json()) as { user: { id: number } }).user.id;
+
+    const offline = new CompostOfflineDb(`bench-${Date.now()}`);
+    const outbox = new Outbox<InterventionSubmission>({
+      table: offline.outbox,
+      send: httpSender((body) =>
+        fetch(`${server.url}/api/admin/intervention/add`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(body) }),
+      ),
+    });
+    const start = Date.now() - SUBMISSIONS * 60_000;
+    for (let i = 0; i < SUBMISSIONS; i++) {
+      await outbox.add(
+        {
+          clientId: crypto.randomUUID(),
+          site: site.id,
+          date: new Date(start + i * 60_000).toISOString(),
+          values: [
+            { composteur: apport, action: 1, valeur: null, bacDestination: null, observations: null, demandeIntervention: null },
+            { composteur: apport, action: 3, valeur: 50 + (i % 100), bacDestination: maturation, observations: null, demandeIntervention: null },
+            { composteur: maturation, action: 6, valeur: 40 + (i % 30) / 2, bacDestination: null, observations: `relevé ${i}`, demandeIntervention: null },
+          ],
+        } as InterventionSubmission,
+        { ownerId, ownerName: 'bench', siteLabel: 'BEN001 - Rue du Banc' },
+      );
+    }
+
+    const t0 = performance.now();
+    const drained = await outbox.drain({ ownerId, force: true });
+    const ms = performance.now() - t0;
+    const left = await outbox.entries();
+    const onServer = await db
+      .selectFrom('intervention_submission')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow();
+    const rows = await db
+      .selectFrom('intervention')
+      .where('site_id', '=', site.id)
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow();
+    console.log(
+      `      replay: ${drained.sent.length} sent in ${(ms / 1000).toFixed(2)} s (${(ms / SUBMISSIONS).toFixed(1)} ms each, ${((SUBMISSIONS / ms) * 1000).toFixed(0)} per s); ` +
+        `${left.length} left in the outbox; server: ${onServer.n} submissions, ${rows.n} interventions`,
+    );
+    if (left.length > 0) console.log(`      first entry left: ${left[0].state} ${left[0].lastError ?? ''} ${JSON.stringify(left[0].fieldErrors)}`);
+    report('replay of 500 queued submissions', onServer.n === SUBMISSIONS && left.length === 0 && rows.n === SUBMISSIONS * 3, `${onServer.n}/${SUBMISSIONS} on the server in ${(ms / 1000).toFixed(2)} s`);
+    offline.close();
+  } finally {
+    await server.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  css?: string[];
+  isEntry?: boolean;
+}
+
+async function distWithManifest(): Promise<{ dir: string; temporary: boolean }> {
+  const dir = path.resolve(process.env.BENCH_DIST ?? 'dist');
+  if (fs.existsSync(path.join(dir, '.vite', 'manifest.json'))) return { dir, temporary: false };
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'compost-bench-dist-'));
+  console.log(`      no manifest in ${dir}: building into ${out}`);
+  const { build } = await import('vite');
+  await build({ logLevel: 'warn', build: { outDir: out, emptyOutDir: true } });
+  return { dir: out, temporary: true };
+}
+
+async function bundleBenchmark() {
+  const { dir, temporary } = await distWithManifest();
+  try {
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+    const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry && k.endsWith('index.html'));
+    if (!entryKey) throw new Error('no index.html entry in the manifest');
+    if (!manifest[SITE_SHEET_MODULE]) throw new Error(`${SITE_SHEET_MODULE} is not a chunk of its own in the manifest (is the route lazy?)`);
+
+    // Static imports only: dynamic ones (other screens, admin, charts) load when opened.
+    const files = new Set<string>();
+    const css = new Set<string>();
+    const visit = (key: string) => {
+      const chunk = manifest[key];
+      if (!chunk || files.has(chunk.file)) return;
+      files.add(chunk.file);
+      for (const c of chunk.css ?? []) css.add(c);
+      for (const i of chunk.imports ?? []) visit(i);
+    };
+    visit(entryKey);
+    visit(SITE_SHEET_MODULE);
+
+    const gzip = (file: string) => zlib.gzipSync(fs.readFileSync(path.join(dir, file))).length;
+    const rows = [...files].map((f) => ({ file: f, raw: fs.statSync(path.join(dir, f)).size, gz: gzip(f) })).sort((a, b) => b.gz - a.gz);
+    for (const r of rows) console.log(`      ${(r.gz / 1024).toFixed(1).padStart(7)} KB gz  ${(r.raw / 1024).toFixed(1).padStart(7)} KB  ${r.file}`);
+    const total = rows.reduce((s, r) => s + r.gz, 0) / 1024;
+    const cssTotal = [...css].reduce((s, f) => s + gzip(f), 0) / 1024;
+    console.log(`      CSS loaded with it: ${cssTotal.toFixed(1)} KB gz (not counted)`);
+    const critical = new Set(files);
+    for (const key of DEFERRED_MODULES) visit(key);
+    const deferred = [...files].filter((f) => !critical.has(f));
+    const deferredKb = deferred.reduce((s, f) => s + gzip(f), 0) / 1024;
+    console.log(`      loaded just after the first render (Dexie, validation rules): ${deferredKb.toFixed(1)} KB gz in ${deferred.length} chunk(s) (not counted)`);
+    report(`JavaScript of /admin/fiche/site/{id} before usable`, total < BUNDLE_TARGET_KB, `${total.toFixed(1)} KB gzip (target < ${BUNDLE_TARGET_KB} KB)`);
+  } finally {
+    if (temporary) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const t = Date.now();
+try {
+  await replayBenchmark();
+} catch (error) {
+  report('replay of 500 queued submissions', false, (error as Error).message);
+}
+try {
+  await bundleBenchmark();
+} catch (error) {
+  report('JavaScript of /admin/fiche/site/{id} before usable', false, (error as Error).message);
+}
+console.log(`\n${results.filter((r) => r.ok).length}/${results.length} PASS in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+process.exit(results.every((r) => r.ok) ? 0 : 1);

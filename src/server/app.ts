@@ -1,0 +1,91 @@
+// createApp({db, mailer, config}) builds the whole HTTP application without listening,
+// so tests drive it with inject() and main.ts serves it.
+import path from 'node:path';
+import qs from 'qs';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import helmet from '@fastify/helmet';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Db } from './db/client.js';
+import type { Mailer } from './mailer.js';
+import type { Config } from './config.js';
+import errorsPlugin from './plugins/errors.js';
+import authPlugin from './plugins/auth.js';
+import webPlugin from './plugins/web.js';
+import referenceRoutes from './modules/reference/reference.routes.js';
+import accountRoutes from './modules/account/account.routes.js';
+import sessionRoutes from './modules/account/session.routes.js';
+import usersRoutes from './modules/users/users.routes.js';
+import rolesRoutes from './modules/roles/roles.routes.js';
+import compostersRoutes from './modules/composters/composters.routes.js';
+import siteTypesRoutes from './modules/site-types/site-types.routes.js';
+import sitesRoutes from './modules/sites/sites.routes.js';
+import siteChoiceRoutes from './modules/sites/site-choice.routes.js';
+import interventionsRoutes from './modules/interventions/interventions.routes.js';
+
+export type AppConfig = Pick<Config, 'APP_NAME' | 'APP_CONTACT' | 'publicUrl' | 'secureCookies' | 'TERRITORY'> & {
+  /** Directory of the built web app; absent: API only. */
+  webDir?: string;
+};
+
+export interface AppDeps {
+  db: Db;
+  mailer: Mailer;
+  config: AppConfig;
+}
+
+export type App = FastifyInstance;
+
+export async function createApp(deps: AppDeps, fastifyOptions: FastifyServerOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false,
+    trustProxy: true,
+    bodyLimit: 2 * 1024 * 1024,
+    // Bracket-style arrays and objects: filter[ville][]=A, sort[name]=nom.
+    routerOptions: { querystringParser: (str: string) => qs.parse(str, { depth: 3, arrayLimit: 200, parameterLimit: 500 }) as Record<string, unknown> },
+    ...fastifyOptions,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(errorsPlugin, { spaIndex: deps.config.webDir ? path.join(deps.config.webDir, 'index.html') : undefined });
+  await app.register(authPlugin, { db: deps.db, secureCookies: deps.config.secureCookies });
+
+  await app.register(
+    async (api) => {
+      await api.register(referenceRoutes, deps);
+      await api.register(sessionRoutes, deps);
+      await api.register(accountRoutes, deps);
+      await api.register(usersRoutes, deps);
+      await api.register(rolesRoutes, deps);
+      await api.register(compostersRoutes, deps);
+      await api.register(siteTypesRoutes, deps);
+      await api.register(siteChoiceRoutes, deps);
+      await api.register(sitesRoutes, deps);
+      await api.register(interventionsRoutes, deps);
+    },
+    { prefix: '/api' },
+  );
+
+  // GET /logout is a browser navigation (spec.md section 7): end the session, back to /login.
+  app.get('/logout', async (request, reply) => {
+    await app.endSession(request, reply);
+    return reply.redirect('/login');
+  });
+
+  if (deps.config.webDir) await app.register(webPlugin, { root: deps.config.webDir });
+  return app;
+}

@@ -1,0 +1,96 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { openPGlite } from '../db/client.js';
+import { SAMPLE_STREETS_FILE } from '../db/seed.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+function tempDir() {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'compost-cli-'));
+  dirs.push(d);
+  return d;
+}
+
+/** Runs `npm run <script> -- args` the way package.json does (tsx), on its own data directory. */
+function run(script: 'agents-import' | 'streets-import', args: string[], dataDir: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', `src/server/cli/${script}.ts`, ...args], {
+    // DATABASE_URL blank: the embedded database of DATA_DIR, whatever the caller's environment.
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+// Each command starts tsx and opens an embedded database: slow on a busy machine.
+describe('import commands', { timeout: 180_000 }, () => {
+  it('import streets then agents into the database of DATA_DIR, and close it', async () => {
+    const dataDir = tempDir();
+    const streets = await run('streets-import', [SAMPLE_STREETS_FILE], dataDir);
+    expect(streets.stderr).toBe('');
+    expect(streets.code).toBe(0);
+    expect(streets.stdout).toMatch(/^Import des rues terminé : \d+ ligne\(s\) d’adresse lue\(s\), \d+ rue\(s\) distincte\(s\), [1-9]\d* nouvelle\(s\) rue\(s\) enregistrée\(s\)\.$/m);
+
+    const agentsFile = path.join(dataDir, 'agents.csv');
+    fs.writeFileSync(agentsFile, 'identifiant;prenom;nom;email\njdupont;Jean;Dupont;jean.dupont@exemple.fr\nsans-mail;Paul;Martin;\n');
+    const agents = await run('agents-import', [agentsFile], dataDir);
+    expect(agents.code).toBe(0);
+    expect(agents.stdout).toContain('Import des agents terminé : 1 créé, 0 mis à jour, 0 inchangé, 1 ligne rejetée.');
+    expect(agents.stdout).toContain('  ligne 3 : adresse mail manquante');
+
+    // Both commands released the directory: it opens, and holds what they wrote.
+    expect(fs.existsSync(path.join(dataDir, 'db', 'compost.lock'))).toBe(false);
+    const h = await openPGlite(path.join(dataDir, 'db'));
+    try {
+      const rues = await sql<{ nom: string }>`SELECT nom FROM rue WHERE code_insee = '29019'`.execute(h.db);
+      expect(rues.rows.map((r) => r.nom)).toContain('Rue de Siam');
+      const agent = await h.db.selectFrom('account').select(['kind', 'nom', 'actif']).where('identifiant', '=', 'jdupont').executeTakeFirst();
+      expect(agent).toEqual({ kind: 'agent', nom: 'DUPONT', actif: true });
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('explain their use when the file is missing or absent', async () => {
+    const dataDir = tempDir();
+    const noArg = await run('agents-import', [], dataDir);
+    expect(noArg.code).toBe(1);
+    expect(noArg.stderr).toContain('Usage : npm run agents:import -- fichier.csv');
+    const absent = await run('streets-import', [path.join(dataDir, 'absent.csv')], dataDir);
+    expect(absent.code).toBe(1);
+    expect(absent.stderr).toContain('Fichier introuvable : ');
+    // Nothing was opened for a bad command line.
+    expect(fs.existsSync(path.join(dataDir, 'db'))).toBe(false);
+  });
+
+  it('stop with the reason when the file has not the expected format', async () => {
+    const dataDir = tempDir();
+    const file = path.join(dataDir, 'rues.csv');
+    fs.writeFileSync(file, 'nom;ville\nRue de Siam;Brest\n');
+    const res = await run('streets-import', [file], dataDir);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('colonnes nom_voie et code_insee attendues (format Base Adresse Nationale)');
+    expect(fs.existsSync(path.join(dataDir, 'db', 'compost.lock'))).toBe(false);
+  });
+
+  it('refuse to open the embedded database while another process holds it', async () => {
+    const dataDir = tempDir();
+    const held = await openPGlite(path.join(dataDir, 'db'));
+    try {
+      const file = path.join(dataDir, 'agents.csv');
+      fs.writeFileSync(file, 'identifiant;prenom;nom;email\n');
+      const res = await run('agents-import', [file], dataDir);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain('est déjà ouverte par un autre processus');
+    } finally {
+      await held.close();
+    }
+  });
+});

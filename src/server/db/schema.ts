@@ -1,0 +1,150 @@
+// Kysely table types, mirroring migrations/. Generated columns are Generated<>.
+import type { ColumnType, Generated } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type DefaultTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface AccountTable {
+  id: Generated<number>;
+  kind: 'user' | 'agent';
+  identifiant: string | null;
+  email: string;
+  password_hash: string | null;
+  type_user_id: number | null;
+  organisme: string | null;
+  nom: string;
+  prenom: string | null;
+  tel: string | null;
+  photo: string | null;
+  email_valide: Generated<boolean>;
+  actif: Generated<boolean>;
+  created_at: DefaultTimestamp;
+}
+
+export interface Database {
+  type_user: { id: number; libelle: string };
+  role: { id: number; code: string; libelle: string };
+  type_bac: { id: number; libelle: string };
+  statut: { id: number; libelle: string };
+  account: AccountTable;
+  account_role: { account_id: number; role_id: number };
+  session: {
+    id_hash: string;
+    account_id: number;
+    created_at: DefaultTimestamp;
+    last_seen_at: DefaultTimestamp;
+    expires_at: Timestamp;
+  };
+  account_token: {
+    token_hash: string;
+    account_id: number;
+    purpose: 'confirm' | 'reset';
+    created_at: DefaultTimestamp;
+    expires_at: Timestamp;
+    used_at: Timestamp | null;
+  };
+  type_site: { id: Generated<number>; libelle: string; code: string; next_sequence: Generated<number> };
+  type_composteur: { id: Generated<number>; volume: number; precisions: string };
+  type_action: {
+    id: number;
+    libelle: string;
+    valeur: boolean;
+    value_kind: 'none' | 'litres' | 'temperature' | 'constant' | 'text' | 'transfer';
+    stats_series: string | null;
+  };
+  type_action_type_bac: { type_action_id: number; type_bac_id: number };
+  type_action_constante: { id_constante: number; constante: string; id_action: number };
+  ville: { id: Generated<number>; code_insee: string; nom: string; cp: string };
+  rue: { id: Generated<number>; code_insee: string; nom: string };
+  demandeur: {
+    id: Generated<number>;
+    date: Timestamp | null;
+    civilite: string;
+    nom: string;
+    prenom: string;
+    fonction: string;
+    precisions: string | null;
+    telephone: string;
+    telephone2: string | null;
+    email: string | null;
+    periode_implantation: string | null;
+    annee_implantation: number | null;
+  };
+  site: {
+    id: Generated<number>;
+    code: string;
+    nom: string | null;
+    ville: string;
+    cp: string;
+    code_insee: string | null;
+    adresse: string;
+    numero: string | null;
+    complement: string | null;
+    type_site_id: number;
+    observations: string | null;
+    cadena: string | null;
+    date_implantation: Timestamp | null;
+    date_inauguration: Timestamp | null;
+    statut_id: number;
+    demandeur_id: number | null;
+    created_at: DefaultTimestamp;
+  };
+  site_convention: { id: Generated<number>; site_id: number; date_convention: Timestamp; created_at: DefaultTimestamp };
+  site_referent: { site_id: number; account_id: number };
+  site_composteur: {
+    id: Generated<number>;
+    site_id: number;
+    type_composteur_id: number;
+    type_bac_id: number;
+    numero: number;
+    actif: Generated<boolean>;
+  };
+  intervention_submission: {
+    client_id: string;
+    account_id: number;
+    payload_hash: string;
+    result: ColumnType<unknown, string, string>;
+    created_at: DefaultTimestamp;
+  };
+  demande_intervention: {
+    id: Generated<number>;
+    site_id: number;
+    site_composteur_id: number;
+    statut_id: number;
+    type_action_programmee_id: number;
+    intervention_declenchante_id: number | null;
+    intervention_realisee_id: number | null;
+    date_creation: DefaultTimestamp;
+    date_echeance: Timestamp;
+    date_programmee: Timestamp | null;
+    programme_par_id: number | null;
+    date_annulation: Timestamp | null;
+    annulee_par_id: number | null;
+  };
+  intervention: {
+    id: Generated<number>;
+    client_id: string | null;
+    date: Timestamp;
+    site_id: number;
+    site_composteur_id: number;
+    type_action_id: number;
+    valeur_nombre: number | null;
+    valeur_constante: number | null;
+    valeur_texte: string | null;
+    bac_destination_id: number | null;
+    observations: string | null;
+    intervenant_id: number;
+    modification_agent_id: number | null;
+    modified_at: Timestamp | null;
+    demande_intervention_id: number | null;
+    created_at: DefaultTimestamp;
+  };
+  demande_rule: {
+    id: Generated<number>;
+    type_action_declenchante_id: number;
+    id_constante: number | null;
+    type_action_programmee_id: number;
+    delai_jours: number;
+  };
+  schema_migration: { id: number; name: string; applied_at: DefaultTimestamp };
+}

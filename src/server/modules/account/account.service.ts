@@ -1,0 +1,142 @@
+// Rules of the account lifecycle (spec.md sections 4 and 5, issue 2): signup of an external
+// user with a validation link, the link that validates the address, and the forgotten-password
+// flow. Links carry a random token; only its hash is stored, it expires and works once.
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps } from '../../app.js';
+import { formatNom, formatPrenom, SIGNUP_MESSAGES, type PasswordUpdateInput, type signupSchema } from '../../../shared/schemas/account.js';
+import type { z } from 'zod';
+import { NotFoundError, ValidationError } from '../../errors.js';
+import { hashPassword } from '../../passwords.js';
+import { hashToken, newToken } from '../../tokens.js';
+import { createAccountRepository, isEmailTaken, type TokenPurpose } from './account.repository.js';
+import { confirmationMail, resetMail } from './account.mails.js';
+
+export const CONFIRMATION_TTL_MS = 7 * 24 * 3600 * 1000;
+export const RESET_TTL_MS = 60 * 60 * 1000;
+export const ACCOUNT_NOT_FOUND = 'Compte introuvable';
+
+export type SignupPayload = z.output<typeof signupSchema>;
+
+/** Tokens are 43 characters (256 bits in base64url); anything much longer is not one of ours. */
+const MAX_TOKEN_LENGTH = 200;
+
+function emailTaken(): ValidationError {
+  return new ValidationError([{ key: 'email', error: SIGNUP_MESSAGES.emailTaken }]);
+}
+
+export function createAccountService(deps: AppDeps, log: FastifyBaseLogger) {
+  const repo = createAccountRepository(deps.db);
+  const { config, mailer } = deps;
+  /** Mails sent after the answer; waited for when the server closes. */
+  const pending = new Set<Promise<void>>();
+
+  function tokenHashOf(token: string): string | null {
+    return token.length > 0 && token.length <= MAX_TOKEN_LENGTH ? hashToken(token) : null;
+  }
+
+  async function usableAccount(token: string, purpose: TokenPurpose): Promise<number> {
+    const hash = tokenHashOf(token);
+    const accountId = hash ? await repo.usableTokenAccount(hash, purpose) : undefined;
+    if (accountId === undefined) throw new NotFoundError(ACCOUNT_NOT_FOUND);
+    return accountId;
+  }
+
+  return {
+    /** Creates an inactive external account and mails its validation link. */
+    async signup(input: SignupPayload): Promise<void> {
+      if (await repo.emailExists(input.email)) throw emailTaken();
+      const passwordHash = await hashPassword(input.password);
+      const token = newToken();
+      let accountId: number;
+      try {
+        accountId = await repo.inTransaction(async (trx) => {
+          const id = await trx.insertExternalAccount({
+            type_user_id: input.type,
+            // Only organisations name one (spec.md section 5).
+            organisme: input.type === 2 ? input.organisme : null,
+            nom: formatNom(input.nom),
+            prenom: input.prenom ? formatPrenom(input.prenom) : null,
+            tel: input.tel,
+            email: input.email,
+            password_hash: passwordHash,
+          });
+          await trx.insertToken({ tokenHash: hashToken(token), accountId: id, purpose: 'confirm', expiresAt: new Date(Date.now() + CONFIRMATION_TTL_MS) });
+          return id;
+        });
+      } catch (e) {
+        if (isEmailTaken(e)) throw emailTaken();
+        throw e;
+      }
+      try {
+        await mailer.send(
+          confirmationMail({
+            appName: config.APP_NAME,
+            to: input.email,
+            nom: formatNom(input.nom),
+            prenom: input.prenom ? formatPrenom(input.prenom) : null,
+            link: `${config.publicUrl}/confirmation/${token}`,
+          }),
+        );
+      } catch (e) {
+        // Without its link the account could never be validated, and its address would stay
+        // taken: remove it so that the person can simply sign up again.
+        await repo.deleteAccount(accountId);
+        throw e;
+      }
+    },
+
+    async confirm(token: string): Promise<void> {
+      const hash = tokenHashOf(token);
+      await repo.inTransaction(async (trx) => {
+        const accountId = hash ? await trx.consumeToken(hash, 'confirm') : undefined;
+        if (accountId === undefined) throw new NotFoundError(ACCOUNT_NOT_FOUND);
+        await trx.markEmailValidated(accountId);
+      });
+    },
+
+    /**
+     * Records a reset link when the address has an account and mails it after the answer,
+     * so that neither the answer nor its delay tells whether the address is known.
+     */
+    async requestReset(mail: string): Promise<void> {
+      if (!mail) return;
+      const account = await repo.findByEmail(mail);
+      if (!account) return;
+      const token = newToken();
+      await repo.insertToken({ tokenHash: hashToken(token), accountId: account.id, purpose: 'reset', expiresAt: new Date(Date.now() + RESET_TTL_MS) });
+      const sending = mailer
+        .send(resetMail({ appName: config.APP_NAME, to: account.email, nom: account.nom, prenom: account.prenom, link: `${config.publicUrl}/reset/${token}` }))
+        .catch((err: unknown) => log.error({ err, account: account.id }, 'password reset mail not sent'))
+        .finally(() => pending.delete(sending));
+      pending.add(sending);
+    },
+
+    async checkReset(token: string): Promise<void> {
+      await usableAccount(token, 'reset');
+    },
+
+    /** Sets the new password and logs the account out everywhere. */
+    async updatePassword(token: string, input: PasswordUpdateInput): Promise<void> {
+      // Checked before the slow hash, and again atomically when the token is consumed.
+      await usableAccount(token, 'reset');
+      const hash = await hashPassword(input.password);
+      const tokenHash = tokenHashOf(token)!;
+      await repo.inTransaction(async (trx) => {
+        const accountId = await trx.consumeToken(tokenHash, 'reset');
+        if (accountId === undefined) throw new NotFoundError(ACCOUNT_NOT_FOUND);
+        await trx.setPasswordHash(accountId, hash);
+        await trx.retireTokens(accountId, 'reset');
+        // The link reached its mailbox, which proves the address as well as the signup link does.
+        await trx.markEmailValidated(accountId);
+        await trx.deleteSessions(accountId);
+      });
+    },
+
+    /** Resolves once the mails sent after their answer have left. */
+    async flush(): Promise<void> {
+      await Promise.allSettled([...pending]);
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

@@ -1,0 +1,60 @@
+// Login and current user. Logout is GET /logout (app.ts), a browser navigation.
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppDeps } from '../../app.js';
+import { LOGIN_MESSAGES, loggedSchema, loginResponseSchema, loginSchema } from '../../../shared/schemas/account.js';
+import { HttpError } from '../../errors.js';
+import { createLimiter } from '../../rate-limit.js';
+import { verifyPassword } from '../../passwords.js';
+import { loadRoles } from '../../plugins/auth.js';
+import { createAccountRepository } from './account.repository.js';
+
+export const LOGIN_LIMITS = {
+  perAddress: { max: 30, windowMs: 15 * 60_000 },
+  perAccount: { max: 10, windowMs: 15 * 60_000 },
+} as const;
+
+export default async function sessionRoutes(fastify: FastifyInstance, deps: AppDeps) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const repo = createAccountRepository(deps.db);
+  // Only failed attempts use up the allowance (a success refunds its attempt), so a whole
+  // team logging in behind one address is never stopped.
+  const perAddress = createLimiter(LOGIN_LIMITS.perAddress);
+  const perAccount = createLimiter(LOGIN_LIMITS.perAccount);
+
+  app.get('/logged', { schema: { response: { 200: loggedSchema } } }, async (request) => {
+    const u = request.user;
+    if (!u) return { logged: false, user: null };
+    return { logged: true, user: { id: u.id, username: u.username, nom: u.nom, prenom: u.prenom, roles: u.roles } };
+  });
+
+  app.post('/login', { schema: { body: loginSchema, response: { 200: loginResponseSchema } } }, async (request, reply) => {
+    const { username, password } = request.body;
+    const account = await repo.findForLogin(username);
+    // One counter per account whichever login names it (identifiant or e-mail).
+    const accountKey = account ? `account:${account.id}` : `login:${username.toLowerCase()}`;
+    perAddress.hit(request.ip);
+    perAccount.hit(accountKey);
+    const ok = await verifyPassword(account?.password_hash ?? null, password);
+    if (!account || !ok) throw new HttpError(400, LOGIN_MESSAGES.invalid);
+    perAddress.refund(request.ip);
+    perAccount.reset(accountKey);
+    // The password is right: now it is safe to say why the account cannot log in.
+    if (!account.email_valide) throw new HttpError(400, LOGIN_MESSAGES.emailNotValidated);
+    if (!account.actif) throw new HttpError(400, LOGIN_MESSAGES.inactive);
+    // A new session id at every login; any session the browser had is ended.
+    if (request.sessionHash) await repo.deleteSession(request.sessionHash);
+    await app.startSession(reply, account.id);
+    const roles = await loadRoles(deps.db, account.id);
+    return {
+      status: 'success' as const,
+      user: {
+        id: account.id,
+        username: account.kind === 'agent' && account.identifiant ? account.identifiant : account.email,
+        nom: account.nom,
+        prenom: account.prenom,
+        roles,
+      },
+    };
+  });
+}

@@ -1,0 +1,242 @@
+// Rules of the interventions domain: who may record on a site, the catalogue checks, and the
+// idempotent write of a submission. A phone may send one entry many times (lost answers,
+// retries after a reconnection, two tabs): the clientId's primary key decides which post
+// writes, and every other post answers the stored result.
+import crypto from 'node:crypto';
+import type { CurrentUser } from '../../plugins/auth.js';
+import type { Db } from '../../db/client.js';
+import { can } from '../../../shared/permissions.js';
+import type { FieldError } from '../../../shared/errors.js';
+import {
+  INTERVENTION_MESSAGES,
+  displayValue,
+  interventionAddResponseSchema,
+  storedValueOf,
+  validateBlocksAgainstCatalogue,
+  type AdminInterventionList,
+  type AdminInterventionListQuery,
+  type InterventionAddResponse,
+  type InterventionSubmission,
+  type SiteInfos,
+  type SiteInterventionList,
+  type SiteInterventionListQuery,
+} from '../../../shared/schemas/interventions.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
+import {
+  STATUT_EN_ATTENTE,
+  STATUT_PROGRAMMEE,
+  STATUT_SITE_ACTIF,
+  createInterventionsRepository,
+  type InterventionRecord,
+  type InterventionsRepository,
+  type NewDemande,
+  type NewIntervention,
+} from './interventions.repository.js';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+type TypeActionCatalogue = Awaited<ReturnType<InterventionsRepository['actionCatalogue']>>;
+type ConstanteCatalogue = Awaited<ReturnType<InterventionsRepository['allConstantes']>>;
+
+/** Hash of what the entry says, so a replay can be told from a different entry under the same id. */
+export function payloadHash(s: InterventionSubmission): string {
+  const canonical = JSON.stringify({
+    site: s.site,
+    date: new Date(s.date).toISOString(),
+    values: s.values.map((b) => [b.composteur, b.action, b.valeur, b.bacDestination, b.observations, b.demandeIntervention]),
+  });
+  return crypto.createHash('sha256').update(canonical).digest('hex');
+}
+
+function toIso(d: Date | string): string {
+  return new Date(d).toISOString();
+}
+
+function rowValue(r: InterventionRecord): string {
+  return displayValue({
+    idAction: r.idAction,
+    valeurNombre: r.valeurNombre === null ? null : Number(r.valeurNombre),
+    constante: r.constante,
+    valeurTexte: r.valeurTexte,
+    destinationNumeroBac: r.destinationNumeroBac,
+  });
+}
+
+export function createInterventionsService(db: Db) {
+  const repo = createInterventionsRepository(db);
+
+  // Action types and constants only change with a migration, so one read per process is
+  // enough; a busy replay then spends its queries on writes. Read before a transaction opens:
+  // on PGlite a query outside the transaction would wait for it to end.
+  let catalogue: Promise<{ typeActions: TypeActionCatalogue; constantes: ConstanteCatalogue }> | null = null;
+  function loadCatalogue() {
+    catalogue ??= Promise.all([repo.actionCatalogue(), repo.allConstantes()]).then(
+      ([typeActions, constantes]) => ({ typeActions, constantes }),
+      (e: unknown) => {
+        catalogue = null;
+        throw e;
+      },
+    );
+    return catalogue;
+  }
+
+  /** 404 for a site that does not exist or is not active, 403 for a referent of other sites. */
+  async function siteForRecording(r: InterventionsRepository, user: CurrentUser, siteId: number) {
+    const site = await r.findSite(siteId, user.id);
+    if (!site || site.idStatut !== STATUT_SITE_ACTIF) throw new NotFoundError(INTERVENTION_MESSAGES.siteNotFound);
+    if (!can(user.roles, 'site.chooseAll') && !site.isReferent) throw new ForbiddenError();
+    return site;
+  }
+
+  function replayAnswer(stored: { account_id: number; payload_hash: string; result: unknown }, user: CurrentUser, hash: string): InterventionAddResponse {
+    if (stored.account_id !== user.id || stored.payload_hash !== hash) throw new ConflictError(INTERVENTION_MESSAGES.conflict);
+    const result = typeof stored.result === 'string' ? (JSON.parse(stored.result) as unknown) : stored.result;
+    return interventionAddResponseSchema.parse(result);
+  }
+
+  /** Requests named by the blocks must be pending on this site, each processed once. */
+  async function checkProcessedDemandes(r: InterventionsRepository, submission: InterventionSubmission) {
+    const ids = submission.values.map((b) => b.demandeIntervention).filter((id): id is number => id !== null);
+    if (ids.length === 0) return;
+    const locked = new Map((await r.lockDemandes([...new Set(ids)])).map((d) => [d.id, d]));
+    const seen = new Set<number>();
+    const errors: FieldError[] = [];
+    submission.values.forEach((b, i) => {
+      if (b.demandeIntervention === null) return;
+      const d = locked.get(b.demandeIntervention);
+      const pending = d && d.siteId === submission.site && (d.idStatut === STATUT_EN_ATTENTE || d.idStatut === STATUT_PROGRAMMEE);
+      if (!pending || seen.has(b.demandeIntervention)) errors.push({ key: `values${i}.demandeIntervention`, error: INTERVENTION_MESSAGES.demandeInvalid });
+      seen.add(b.demandeIntervention);
+    });
+    if (errors.length > 0) throw new ValidationError(errors);
+  }
+
+  return {
+    async siteInfos(user: CurrentUser, siteId: number): Promise<SiteInfos> {
+      const site = await siteForRecording(repo, user, siteId);
+      const cells = await repo.siteCells(siteId);
+      return {
+        id: site.id,
+        code: site.code,
+        nom: site.nom,
+        numero: site.numero,
+        adresse: site.adresse,
+        cp: site.cp,
+        ville: site.ville,
+        typeSite: site.typeSite,
+        siteComposteurs: cells.filter((c) => c.actif),
+      };
+    },
+
+    /**
+     * Everything happens in one transaction whose first statement claims the clientId: a replay
+     * (or a concurrent post, which waits for the first to end) finds it taken and answers the
+     * stored result; a refused entry rolls back and leaves the id free for the corrected one.
+     */
+    async add(user: CurrentUser, submission: InterventionSubmission): Promise<InterventionAddResponse> {
+      const hash = payloadHash(submission);
+      const { typeActions, constantes } = await loadCatalogue();
+      return repo.transaction(async (conn) => {
+        const tx = createInterventionsRepository(conn);
+        if (!(await tx.claimSubmission({ client_id: submission.clientId, account_id: user.id, payload_hash: hash }))) {
+          const stored = await tx.findSubmission(submission.clientId);
+          return replayAnswer(stored!, user, hash);
+        }
+
+        await siteForRecording(tx, user, submission.site);
+        const actionIds = [...new Set(submission.values.map((b) => b.action))];
+        const cells = await tx.siteCells(submission.site);
+        const errors = validateBlocksAgainstCatalogue(submission.values, { typeActions, constantes, cells });
+        if (errors.length > 0) throw new ValidationError(errors);
+        await checkProcessedDemandes(tx, submission);
+
+        const kinds = new Map(typeActions.map((a) => [a.id, a.valueKind]));
+        const date = new Date(submission.date);
+        const rows: NewIntervention[] = submission.values.map((b) => {
+          const v = storedValueOf(b.valeur, kinds.get(b.action) ?? 'none');
+          return {
+            client_id: submission.clientId,
+            date,
+            site_id: submission.site,
+            site_composteur_id: b.composteur,
+            type_action_id: b.action,
+            valeur_nombre: v.valeurNombre,
+            valeur_constante: v.valeurConstante,
+            valeur_texte: v.valeurTexte,
+            bac_destination_id: b.bacDestination,
+            observations: b.observations,
+            intervenant_id: user.id,
+            demande_intervention_id: b.demandeIntervention,
+          };
+        });
+        const interventionIds = await tx.insertInterventions(rows);
+
+        const rules = await tx.rulesFor(actionIds);
+        const demandes: NewDemande[] = [];
+        rows.forEach((row, i) => {
+          for (const rule of rules) {
+            if (rule.action !== row.type_action_id) continue;
+            if (rule.constante !== null && rule.constante !== row.valeur_constante) continue;
+            demandes.push({
+              site_id: row.site_id,
+              site_composteur_id: row.site_composteur_id,
+              type_action_programmee_id: rule.programmee,
+              intervention_declenchante_id: interventionIds[i],
+              date_echeance: new Date(date.getTime() + rule.delai * DAY_MS),
+            });
+          }
+        });
+        const raised = await tx.insertDemandes(demandes);
+
+        for (const [i, b] of submission.values.entries()) {
+          if (b.demandeIntervention !== null) await tx.markDemandeDone(b.demandeIntervention, interventionIds[i]);
+        }
+
+        const result: InterventionAddResponse = { status: 'success', message: INTERVENTION_MESSAGES.added, interventions: interventionIds, demandes: raised };
+        await tx.setSubmissionResult(submission.clientId, result);
+        return result;
+      });
+    },
+
+    async listBySite(siteId: number, query: SiteInterventionListQuery): Promise<SiteInterventionList> {
+      const site = await repo.findSite(siteId);
+      if (!site || site.idStatut !== STATUT_SITE_ACTIF) throw new NotFoundError(INTERVENTION_MESSAGES.siteNotFound);
+      const { count, rows } = await repo.listBySite(siteId, query);
+      return {
+        count,
+        interventions: rows.map((r) => ({
+          id: r.id,
+          date: toIso(r.date),
+          idAction: r.idAction,
+          typeAction: r.typeAction,
+          typeBac: r.typeBac,
+          idTypeBac: r.idTypeBac,
+          numeroBac: r.numeroBac,
+          valeur: rowValue(r),
+          observations: r.observations,
+        })),
+      };
+    },
+
+    async adminList(query: AdminInterventionListQuery): Promise<AdminInterventionList> {
+      if (query.id !== undefined && !(await repo.findSite(query.id))) throw new NotFoundError(INTERVENTION_MESSAGES.siteNotFound);
+      const { count, rows } = await repo.adminList(query);
+      const global = query.id === undefined;
+      return {
+        count,
+        interventions: rows.map((r) => ({
+          id: r.id,
+          date: toIso(r.date),
+          intervenant: r.intervenant,
+          typeBac: r.typeBac,
+          numeroBac: r.numeroBac,
+          typeAction: r.typeAction,
+          idAction: r.idAction,
+          valeur: rowValue(r),
+          observations: r.observations,
+          ...(global ? { site: r.site, idSite: r.idSite } : {}),
+        })),
+      };
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/client.js';
+
+export function createReferenceRepository(db: Db) {
+  return {
+    typeUsers: () => db.selectFrom('type_user').select(['id', 'libelle']).orderBy('id').execute(),
+    async typeActions() {
+      const actions = await db.selectFrom('type_action').selectAll().orderBy('id').execute();
+      const bacs = await db.selectFrom('type_action_type_bac').selectAll().orderBy('type_bac_id').execute();
+      const withConstants = new Set((await db.selectFrom('type_action_constante').select('id_action').distinct().execute()).map((r) => r.id_action));
+      return actions.map((a) => ({
+        id: a.id,
+        libelle: a.libelle,
+        valeur: a.valeur,
+        valueKind: a.value_kind,
+        typeBac: bacs.filter((b) => b.type_action_id === a.id).map((b) => b.type_bac_id),
+        aConstantes: withConstants.has(a.id),
+      }));
+    },
+    async typeActionConstantes() {
+      const rows = await db.selectFrom('type_action_constante').selectAll().orderBy('id_action').orderBy('id_constante').execute();
+      return rows.map((r) => ({ idConstante: r.id_constante, constante: r.constante, idAction: r.id_action }));
+    },
+    async annees() {
+      const rows = await db
+        .selectFrom('intervention')
+        .select(sql<number>`extract(year from date at time zone 'Europe/Paris')::int`.as('annee'))
+        .distinct()
+        .execute();
+      const years = new Set(rows.map((r) => r.annee));
+      years.add(new Date().getFullYear());
+      return [...years].sort((a, b) => b - a).map((annee) => ({ annee }));
+    },
+    statuts: (ids: number[]) => db.selectFrom('statut').select(['id', 'libelle']).where('id', 'in', ids).orderBy('id').execute(),
+    async villes() {
+      const rows = await db.selectFrom('ville').select(['nom', 'cp', 'code_insee']).orderBy('nom').orderBy('cp').execute();
+      return rows.map((r) => ({ nom: r.nom, cp: r.cp, codeInsee: r.code_insee }));
+    },
+    /** Streets of a city given by name or INSEE code. */
+    rues: (city: string) =>
+      db
+        .selectFrom('rue')
+        .select('rue.nom')
+        .where('rue.code_insee', 'in', db.selectFrom('ville').select('code_insee').where((eb) => eb.or([eb('ville.nom', '=', city), eb('ville.code_insee', '=', city)])))
+        .orderBy('rue.nom')
+        .execute(),
+    typeSites: () => db.selectFrom('type_site').select(['id', 'libelle', 'code']).orderBy('libelle').execute(),
+    typeComposteurs: () => db.selectFrom('type_composteur').select(['id', 'volume', 'precisions']).orderBy('volume').orderBy('id').execute(),
+    typeBacs: () => db.selectFrom('type_bac').select(['id', 'libelle']).orderBy('id').execute(),
+  };
+}

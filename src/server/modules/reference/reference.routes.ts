@@ -1,0 +1,48 @@
+// Reference lists and application info (spec.md section 7 "Session and reference").
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../../app.js';
+import {
+  anneeSchema,
+  appInfoSchema,
+  idLibelleSchema,
+  rueSchema,
+  typeActionConstanteSchema,
+  typeActionSchema,
+  typeComposteurSchema,
+  typeSiteSchema,
+  villeSchema,
+} from '../../../shared/schemas/reference.js';
+import { createReferenceRepository } from './reference.repository.js';
+
+export default async function referenceRoutes(fastify: FastifyInstance, deps: AppDeps) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const repo = createReferenceRepository(deps.db);
+
+  app.get('/app/info/get', { schema: { response: { 200: appInfoSchema } } }, async () => ({
+    appName: deps.config.APP_NAME,
+    contact: deps.config.APP_CONTACT,
+  }));
+  app.get('/typeUser/get/all', { schema: { response: { 200: z.array(idLibelleSchema) } } }, () => repo.typeUsers());
+  app.get('/typeAction/get/all', { schema: { response: { 200: z.array(typeActionSchema) } } }, () => repo.typeActions());
+  app.get('/typeActionConstante/get/all', { schema: { response: { 200: z.array(typeActionConstanteSchema) } } }, () => repo.typeActionConstantes());
+  app.get('/admin/annee/get/all', { preHandler: app.guard('reference.read'), schema: { response: { 200: z.array(anneeSchema) } } }, () => repo.annees());
+  app.get(
+    '/admin/statut/get/all/demandes/interventions',
+    { preHandler: app.guard('reference.read'), schema: { response: { 200: z.array(idLibelleSchema) } } },
+    () => repo.statuts([3, 4, 5, 6]),
+  );
+  app.get('/admin/statut/get/all/sites', { preHandler: app.guard('reference.read'), schema: { response: { 200: z.array(idLibelleSchema) } } }, () =>
+    repo.statuts([1, 2]),
+  );
+  app.get('/ville/get/all', { schema: { response: { 200: z.array(villeSchema) } } }, () => repo.villes());
+  app.get(
+    '/rues/get/all/:city',
+    { schema: { params: z.object({ city: z.string().min(1).max(100) }), response: { 200: z.array(rueSchema) } } },
+    (req) => repo.rues(req.params.city),
+  );
+  app.get('/typeSite/get/all', { schema: { response: { 200: z.array(typeSiteSchema) } } }, () => repo.typeSites());
+  app.get('/typeComposteur/get/all', { schema: { response: { 200: z.array(typeComposteurSchema) } } }, () => repo.typeComposteurs());
+  app.get('/typeBac/get/all', { schema: { response: { 200: z.array(idLibelleSchema) } } }, () => repo.typeBacs());
+}

@@ -1,0 +1,168 @@
+// Routes of the sites domain (spec.md section 7 "Sites"), all behind the site.manage guard.
+// The site choice routes live in site-choice.routes.ts; the site info for the intervention
+// form belongs to the interventions module.
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../../app.js';
+import { successBodySchema } from '../../../shared/errors.js';
+import {
+  demandeurSchema,
+  demandeurUpdateSchema,
+  siteAddSchema,
+  siteAddedSchema,
+  siteComposteurSchema,
+  siteComposteursAddSchema,
+  siteComposteurUpdateSchema,
+  siteDetailSchema,
+  siteListQuerySchema,
+  siteListSchema,
+  siteReferentsSchema,
+  siteUpdateSchema,
+  SITE_MESSAGES,
+  type SiteRow,
+} from '../../../shared/schemas/sites.js';
+import { NotFoundError } from '../../errors.js';
+import { sendCsv, type CsvColumn } from '../../csv.js';
+import { createSitesRepository, type SiteRecord } from './sites.repository.js';
+import { createSitesService } from './sites.service.js';
+
+const idParams = z.object({ id: z.coerce.number({ message: 'Identifiant invalide' }).int().positive({ message: 'Identifiant invalide' }) });
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function toRow(r: SiteRecord): SiteRow {
+  return { ...r, dateConvention: iso(r.dateConvention), dateImplantation: iso(r.dateImplantation), dateInauguration: iso(r.dateInauguration) };
+}
+
+/** The export has the table's columns, in the table's order. */
+const EXPORT_COLUMNS: CsvColumn<SiteRecord>[] = [
+  { header: 'Nom / Code', value: (r) => (r.nom ? `${r.nom} / ${r.code}` : r.code) },
+  { header: 'Ville', value: (r) => r.ville },
+  { header: 'Adresse', value: (r) => (r.numero ? `${r.numero} ${r.adresse}` : r.adresse) },
+  { header: 'Précisions', value: (r) => r.complement },
+  { header: 'Type', value: (r) => r.typeSite },
+  { header: 'Référent(s)', value: (r) => r.referent },
+  { header: 'Volume total', value: (r) => r.volume },
+  { header: 'nb Composteurs', value: (r) => r.nbComposteurs },
+  { header: 'Cadena', value: (r) => r.cadena },
+  { header: 'Observations', value: (r) => r.observations },
+  { header: 'Statut', value: (r) => r.statut },
+  { header: 'Date Convention', value: (r) => r.dateConvention },
+  { header: 'Date Implantation', value: (r) => r.dateImplantation },
+  { header: 'Date inauguration', value: (r) => r.dateInauguration },
+];
+
+export default async function sitesRoutes(fastify: FastifyInstance, deps: AppDeps) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const repo = createSitesRepository(deps.db);
+  const service = createSitesService(deps.db);
+  // Checked before the payload: a caller without the role learns nothing about the schema.
+  const guard = app.guard('site.manage');
+
+  app.get(
+    '/admin/site/get/list/by/filters',
+    { preValidation: guard, schema: { querystring: siteListQuerySchema, response: { 200: siteListSchema } } },
+    async (request) => {
+      const { count, sites } = await repo.list(request.query);
+      return { count, sites: sites.map(toRow) };
+    },
+  );
+
+  app.get('/admin/site/export', { preValidation: guard, schema: { querystring: siteListQuerySchema } }, async (request, reply) =>
+    sendCsv(reply, 'exportSites.csv', EXPORT_COLUMNS, repo.batches(request.query)),
+  );
+
+  app.post('/admin/site/add', { preValidation: guard, schema: { body: siteAddSchema, response: { 200: siteAddedSchema } } }, async (request) => {
+    const { id, code } = await service.create(request.body);
+    return { status: 'success' as const, id, code };
+  });
+
+  app.get('/admin/site/get/:id', { preValidation: guard, schema: { params: idParams, response: { 200: siteDetailSchema } } }, async (request) => {
+    const { row, conventions, referents } = await service.detail(request.params.id);
+    return { ...toRow(row), dateConventions: conventions.map((d) => d.toISOString()), referents };
+  });
+
+  app.put(
+    '/admin/site/update/:id',
+    { preValidation: guard, schema: { params: idParams, body: siteUpdateSchema, response: { 200: successBodySchema } } },
+    async (request) => {
+      await service.update(request.params.id, request.body);
+      return { status: 'success' as const };
+    },
+  );
+
+  app.put(
+    '/admin/site/update/user/:id',
+    { preValidation: guard, schema: { params: idParams, body: siteReferentsSchema, response: { 200: successBodySchema } } },
+    async (request) => {
+      await service.setReferents(request.params.id, request.body.user);
+      return { status: 'success' as const };
+    },
+  );
+
+  app.get(
+    '/admin/siteComposteurs/get/by/site/:id',
+    { preValidation: guard, schema: { params: idParams, response: { 200: z.array(siteComposteurSchema) } } },
+    (request) => service.cellsOfSite(request.params.id),
+  );
+
+  app.get('/admin/siteComposteur/get/:id', { preValidation: guard, schema: { params: idParams, response: { 200: siteComposteurSchema } } }, (request) =>
+    service.cell(request.params.id),
+  );
+
+  app.put(
+    '/admin/siteComposteur/update/:id',
+    { preValidation: guard, schema: { params: idParams, body: siteComposteurUpdateSchema, response: { 200: successBodySchema } } },
+    async (request) => {
+      await service.updateCell(request.params.id, request.body);
+      return { status: 'success' as const };
+    },
+  );
+
+  app.put(
+    '/admin/site/add/composteur/:id',
+    { preValidation: guard, schema: { params: idParams, body: siteComposteursAddSchema, response: { 200: successBodySchema } } },
+    async (request) => {
+      await service.addCells(request.params.id, request.body.composteurs);
+      return { status: 'success' as const };
+    },
+  );
+
+  app.get('/admin/demandeur/get/:id', { preValidation: guard, schema: { params: idParams, response: { 200: demandeurSchema } } }, async (request) => {
+    const d = await repo.demandeur(request.params.id);
+    if (!d) throw new NotFoundError(SITE_MESSAGES.demandeurNotFound);
+    return {
+      id: d.id,
+      date: iso(d.date),
+      civilite: d.civilite,
+      nom: d.nom,
+      prenom: d.prenom,
+      fonction: d.fonction,
+      precisions: d.precisions,
+      telephone: d.telephone,
+      telephone2: d.telephone2,
+      email: d.email,
+      periodeImplantation: d.periode_implantation,
+      anneeImplantation: d.annee_implantation,
+    };
+  });
+
+  app.put(
+    '/admin/demandeur/update/:id',
+    { preValidation: guard, schema: { params: idParams, body: demandeurUpdateSchema, response: { 200: successBodySchema } } },
+    async (request) => {
+      const b = request.body;
+      const res = await repo.updateDemandeur(request.params.id, {
+        fonction: b.fonction,
+        precisions: b.precisions,
+        telephone: b.telephone,
+        telephone2: b.telephone2,
+        email: b.email,
+        periode_implantation: b.periodeImplantation,
+        annee_implantation: b.anneeImplantation,
+      });
+      if (!res.numUpdatedRows) throw new NotFoundError(SITE_MESSAGES.demandeurNotFound);
+      return { status: 'success' as const };
+    },
+  );
+}

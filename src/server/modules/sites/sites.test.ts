@@ -1,0 +1,517 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_DRIVERS, createAccount, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
+
+type Ctx = Awaited<ReturnType<typeof createTestApp>>;
+type Json = Record<string, unknown>;
+
+const PIM = 1;
+const QUA = 2;
+const year = new Date().getFullYear();
+
+function statusOne(overrides: Json = {}): Json {
+  return {
+    nom: 'Résidence des Capucins',
+    ville: 'Brest',
+    adresse: 'Rue de Siam',
+    numero: '12',
+    complement: 'Derrière le bâtiment B',
+    type: QUA,
+    statut: 1,
+    cadena: '1234',
+    observations: 'Accès par le parking',
+    dateConvention: '2024-03-05',
+    dateImplantation: '2024-04-10',
+    dateInauguration: '2024-05-02',
+    composteurs: [
+      { composteur: 1, typeBac: 1, numero: 1 },
+      { composteur: 2, typeBac: 2, numero: 2 },
+      { composteur: 4, typeBac: 3, numero: 3 },
+    ],
+    ...overrides,
+  };
+}
+
+function statusTwo(overrides: Json = {}, demandeur: Json = {}): Json {
+  return {
+    nom: 'Demande école Jean Moulin',
+    ville: 'Guipavas',
+    adresse: 'Rue de Paris',
+    type: 3,
+    statut: 2,
+    observations: 'Projet porté par les parents',
+    demandeur: {
+      date: '2024-09-15',
+      civilite: 'Madame',
+      nom: 'le gall',
+      prenom: 'marie-anne',
+      fonction: 'Ecole',
+      telephone: '02.98.00.11.22',
+      telephone2: '+33 6 11 22 33 44',
+      email: 'marie.legall@exemple.fr',
+      periodeImplantation: 'Printemps',
+      anneeImplantation: year + 1,
+      ...demandeur,
+    },
+    ...overrides,
+  };
+}
+
+describe.each(TEST_DRIVERS)('sites administration (%s)', (driver) => {
+  let ctx: Ctx;
+  let admin: string;
+  beforeAll(async () => {
+    ctx = await createTestApp(driver);
+    admin = (await loggedAs(ctx, ['ROLE_ADMIN'])).cookie;
+  });
+  afterAll(() => ctx.close());
+
+  const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, cookie = admin) =>
+    ctx.app.inject({ method, url, payload: payload as Json, headers: { cookie } });
+  const add = async (payload: Json, cookie = admin) => {
+    const res = await call('POST', '/api/admin/site/add', payload, cookie);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as { status: string; id: number; code: string };
+  };
+  const errorKeys = (res: { json(): unknown }) => ((res.json() as { errors: { key: string }[] }).errors ?? []).map((e) => e.key).sort();
+  const counts = async () => ({
+    site: (await ctx.db.selectFrom('site').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+    demandeur: (await ctx.db.selectFrom('demandeur').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+    cells: (await ctx.db.selectFrom('site_composteur').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+    conventions: (await ctx.db.selectFrom('site_convention').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n,
+    sequence: (await ctx.db.selectFrom('type_site').where('id', '=', QUA).select('next_sequence').executeTakeFirstOrThrow()).next_sequence,
+  });
+
+  describe('access', () => {
+    it('asks for a session and the ROLE_ADMIN or ROLE_ADMIN_SITE role on every route', async () => {
+      const routes: [('GET' | 'POST' | 'PUT'), string][] = [
+        ['GET', '/api/admin/site/get/list/by/filters'],
+        ['GET', '/api/admin/site/export'],
+        ['POST', '/api/admin/site/add'],
+        ['GET', '/api/admin/site/get/1'],
+        ['PUT', '/api/admin/site/update/1'],
+        ['PUT', '/api/admin/site/update/user/1'],
+        ['GET', '/api/admin/siteComposteurs/get/by/site/1'],
+        ['GET', '/api/admin/siteComposteur/get/1'],
+        ['PUT', '/api/admin/siteComposteur/update/1'],
+        ['PUT', '/api/admin/site/add/composteur/1'],
+        ['GET', '/api/admin/demandeur/get/1'],
+        ['PUT', '/api/admin/demandeur/update/1'],
+      ];
+      const referent = (await loggedAs(ctx, ['ROLE_USER'])).cookie;
+      const userAdmin = (await loggedAs(ctx, ['ROLE_ADMIN_USER'])).cookie;
+      for (const [method, url] of routes) {
+        expect((await ctx.app.inject({ method, url, payload: method === 'GET' ? undefined : {} })).statusCode, url).toBe(401);
+        expect((await call(method, url, method === 'GET' ? undefined : {}, referent)).statusCode, url).toBe(403);
+        expect((await call(method, url, method === 'GET' ? undefined : {}, userAdmin)).statusCode, url).toBe(403);
+      }
+    });
+
+    it('lets a site administrator create and list sites', async () => {
+      const siteAdmin = (await loggedAs(ctx, ['ROLE_ADMIN_SITE'])).cookie;
+      const { code } = await add(statusOne({ nom: 'Site admin site' }), siteAdmin);
+      const list = (await call('GET', '/api/admin/site/get/list/by/filters?filter[nom]=admin%20site', undefined, siteAdmin)).json();
+      expect(list.sites.map((s: { code: string }) => s.code)).toEqual([code]);
+    });
+  });
+
+  describe('adding a site', () => {
+    it('creates a status 1 site with its cells, dates and a code from its type, the postcode taken from the city', async () => {
+      const { status, id, code } = await add(statusOne());
+      expect(status).toBe('success');
+      expect(code).toMatch(/^QUA\d{3}$/);
+      const site = (await call('GET', `/api/admin/site/get/${id}`)).json();
+      expect(site).toMatchObject({
+        id,
+        code,
+        nom: 'Résidence des Capucins',
+        ville: 'Brest',
+        cp: '29200',
+        adresse: 'Rue de Siam',
+        numero: '12',
+        complement: 'Derrière le bâtiment B',
+        idType: QUA,
+        typeSite: 'Quartier',
+        statut: 'Actif',
+        idStatut: 1,
+        cadena: '1234',
+        observations: 'Accès par le parking',
+        volume: 400 + 600 + 1000,
+        nbComposteurs: 3,
+        idDemandeur: null,
+        referent: null,
+        referents: [],
+      });
+      expect(site.dateConvention.slice(0, 10)).toBe('2024-03-05');
+      expect(site.dateConventions).toHaveLength(1);
+      expect(site.dateImplantation.slice(0, 10)).toBe('2024-04-10');
+      expect(site.dateInauguration.slice(0, 10)).toBe('2024-05-02');
+      const cells = (await call('GET', `/api/admin/siteComposteurs/get/by/site/${id}`)).json();
+      expect(cells.map((c: Json) => [c.numero, c.libelle, c.volume, c.actif])).toEqual([
+        [1, 'Apport', 400, true],
+        [2, 'Broyat', 600, true],
+        [3, 'Maturation', 1000, true],
+      ]);
+    });
+
+    it('numbers codes per site type from the type sequence', async () => {
+      const a = await add(statusOne({ type: PIM, nom: 'Pied A', composteurs: [] }));
+      const b = await add(statusOne({ type: PIM, nom: 'Pied B', composteurs: [] }));
+      expect(a.code).toMatch(/^PIM\d{3}$/);
+      expect(Number(b.code.slice(3))).toBe(Number(a.code.slice(3)) + 1);
+    });
+
+    it('skips a sequence number whose code an imported site already holds', async () => {
+      const seq = (await ctx.db.selectFrom('type_site').where('id', '=', 4).select('next_sequence').executeTakeFirstOrThrow()).next_sequence;
+      const taken = `JAR${String(seq).padStart(3, '0')}`;
+      await ctx.db.insertInto('site').values({ code: taken, ville: 'Brest', cp: '29200', adresse: 'Importée', type_site_id: 4, statut_id: 1 }).execute();
+      const { code } = await add(statusOne({ type: 4, composteurs: [] }));
+      expect(code).toBe(`JAR${String(seq + 1).padStart(3, '0')}`);
+    });
+
+    it('gives ten distinct codes to ten sites created at the same time', async () => {
+      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => add(statusOne({ nom: `Concurrent ${i}`, composteurs: [] }))));
+      expect(new Set(results.map((r) => r.code)).size).toBe(10);
+    });
+
+    it('creates a status 2 site from a request, with the requester upper-cased, capitalised and phones reformatted', async () => {
+      const { id } = await add(statusTwo({ composteurs: [{ composteur: 1, typeBac: 1, numero: 1 }], dateConvention: '2024-01-01' }));
+      const site = (await call('GET', `/api/admin/site/get/${id}`)).json();
+      expect(site).toMatchObject({ statut: 'Demande', idStatut: 2, cp: '29490', nbComposteurs: 0, volume: 0, dateConvention: null, observations: 'Projet porté par les parents' });
+      expect(site.idDemandeur).toEqual(expect.any(Number));
+      const demandeur = (await call('GET', `/api/admin/demandeur/get/${site.idDemandeur}`)).json();
+      expect(demandeur).toMatchObject({
+        civilite: 'Madame',
+        nom: 'LE GALL',
+        prenom: 'Marie-Anne',
+        fonction: 'Ecole',
+        precisions: null,
+        telephone: '0298001122',
+        telephone2: '0611223344',
+        email: 'marie.legall@exemple.fr',
+        periodeImplantation: 'Printemps',
+        anneeImplantation: year + 1,
+      });
+      expect(demandeur.date.slice(0, 10)).toBe('2024-09-15');
+    });
+
+    it('answers per-field errors keyed by the payload path', async () => {
+      const res = await call('POST', '/api/admin/site/add', {
+        nom: 'x'.repeat(51),
+        cadena: '123456789',
+        ville: '',
+        type: null,
+        statut: 1,
+        composteurs: [
+          { composteur: 1, typeBac: 1, numero: 21 },
+          { composteur: null, typeBac: 1, numero: 2 },
+          { composteur: 1, typeBac: 1, numero: 2 },
+        ],
+      });
+      expect(res.statusCode).toBe(400);
+      const body = res.json();
+      expect(body.status).toBe('error');
+      expect(body.message).toBe('Veuillez renseigner les champs obligatoires');
+      expect(errorKeys(res)).toEqual(['adresse', 'cadena', 'composteurs0.numero', 'composteurs1.composteur', 'composteurs2.numero', 'nom', 'type', 'ville']);
+      const byKey = Object.fromEntries(body.errors.map((e: { key: string; error: string }) => [e.key, e.error]));
+      expect(byKey.nom).toBe('50 caractères au plus');
+      expect(byKey.cadena).toBe('8 caractères au plus');
+      expect(byKey['composteurs0.numero']).toBe('Le numéro doit être compris entre 0 et 20');
+      expect(byKey['composteurs2.numero']).toBe('Ce numéro est déjà utilisé sur ce site');
+      expect(byKey.adresse).toBe('Champ obligatoire');
+    });
+
+    it('requires a complete requester for a status 2 site', async () => {
+      const none = await call('POST', '/api/admin/site/add', statusTwo({ demandeur: null }));
+      expect(errorKeys(none)).toEqual(['demandeur']);
+      const bad = await call(
+        'POST',
+        '/api/admin/site/add',
+        statusTwo({}, { nom: '', civilite: 'Mademoiselle', fonction: 'Autre', precisions: '', telephone: '02 98', email: 'pas-un-mail', periodeImplantation: 'Mousson', anneeImplantation: year + 21 }),
+      );
+      expect(bad.statusCode).toBe(400);
+      expect(errorKeys(bad)).toEqual([
+        'demandeur.anneeImplantation',
+        'demandeur.civilite',
+        'demandeur.email',
+        'demandeur.nom',
+        'demandeur.periodeImplantation',
+        'demandeur.precisions',
+        'demandeur.telephone',
+      ]);
+      const old = await call('POST', '/api/admin/site/add', statusTwo({}, { anneeImplantation: year - 11 }));
+      expect(old.json().errors).toEqual([{ key: 'demandeur.anneeImplantation', error: `L'année doit être comprise entre ${year - 10} et ${year + 20}` }]);
+      const autre = await add(statusTwo({}, { fonction: 'Autre', precisions: 'Association de quartier', periodeImplantation: '', anneeImplantation: '' }));
+      const site = (await call('GET', `/api/admin/site/get/${autre.id}`)).json();
+      expect((await call('GET', `/api/admin/demandeur/get/${site.idDemandeur}`)).json()).toMatchObject({
+        fonction: 'Autre',
+        precisions: 'Association de quartier',
+        periodeImplantation: null,
+        anneeImplantation: null,
+      });
+    });
+
+    it('refuses a city outside the territory and an unknown site type', async () => {
+      const res = await call('POST', '/api/admin/site/add', statusOne({ ville: 'Quimper', type: 999 }));
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors).toEqual([
+        { key: 'ville', error: 'Ville inconnue : choisissez une ville de la liste' },
+        { key: 'type', error: 'Type de site inconnu' },
+      ]);
+    });
+
+    it('saves nothing, not even a sequence number, when one cell is invalid', async () => {
+      const before = await counts();
+      const res = await call(
+        'POST',
+        '/api/admin/site/add',
+        statusOne({
+          composteurs: [
+            { composteur: 1, typeBac: 1, numero: 1 },
+            { composteur: 9999, typeBac: 1, numero: 2 },
+          ],
+        }),
+      );
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors).toEqual([{ key: 'composteurs1.composteur', error: 'Type de composteur inconnu' }]);
+      const unknownBac = await call('POST', '/api/admin/site/add', statusOne({ composteurs: [{ composteur: 1, typeBac: 7, numero: 1 }] }));
+      expect(errorKeys(unknownBac)).toEqual(['composteurs0.typeBac']);
+      expect(await counts()).toEqual(before);
+    });
+  });
+
+  describe('the list', () => {
+    let ids: Record<string, number>;
+    let referentName: string;
+    beforeAll(async () => {
+      // A separate site type keeps these rows apart from the other tests' sites.
+      const t = await ctx.db.insertInto('type_site').values({ libelle: 'Liste épreuve', code: 'LST' }).returning('id').executeTakeFirstOrThrow();
+      const mk = (nom: string, o: Json = {}) => add(statusOne({ nom, type: t.id, ...o })).then((r) => r.id);
+      ids = {
+        ecole: await mk('École Éric Tabarly', { ville: 'Guipavas', adresse: 'Rue de Brest', composteurs: [{ composteur: 1, typeBac: 1, numero: 1 }] }),
+        jardin: await mk('Jardin du Vallon', { adresse: 'Allée des Pins', composteurs: [] }),
+        phare: await mk('Phare', { ville: 'Plougastel-Daoulas', adresse: 'Route du Phare', statut: 2, demandeur: statusTwo().demandeur }),
+        ...Object.fromEntries(await Promise.all(Array.from({ length: 10 }, async (_, i) => [`n${i}`, await mk(`Zz Résidence ${String(i).padStart(2, '0')}`)]))),
+      };
+      const ref = await createAccount(ctx.db, { kind: 'user', roles: ['ROLE_USER'], nom: 'DUPONT', prenom: 'Jeanne' });
+      referentName = 'DUPONT Jeanne';
+      await call('PUT', `/api/admin/site/update/user/${ids.jardin}`, { user: [ref.id] });
+    });
+    const list = (qs: string) => call('GET', `/api/admin/site/get/list/by/filters?filter[type]=epreuve&${qs}`);
+
+    it('answers the first 10 sites by name with their count and every column of the table', async () => {
+      const res = await list('');
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(body.count).toBe(13);
+      expect(body.sites).toHaveLength(10);
+      expect(body.sites.slice(0, 3).map((s: { nom: string }) => s.nom)).toEqual(['École Éric Tabarly', 'Jardin du Vallon', 'Phare']);
+      expect(Object.keys(body.sites[0]).sort()).toEqual(
+        [
+          'id', 'code', 'nom', 'ville', 'cp', 'adresse', 'numero', 'complement', 'idType', 'typeSite', 'referent', 'volume', 'nbComposteurs',
+          'cadena', 'observations', 'statut', 'idStatut', 'dateConvention', 'dateImplantation', 'dateInauguration', 'idDemandeur',
+        ].sort(),
+      );
+      expect(body.sites[1]).toMatchObject({ referent: referentName, volume: 0, nbComposteurs: 0 });
+      expect(body.sites[0]).toMatchObject({ volume: 400, nbComposteurs: 1, ville: 'Guipavas', cp: '29490' });
+      const page2 = (await list('page=1&rowsPerPage=10')).json();
+      expect(page2.sites).toHaveLength(3);
+    });
+
+    it('filters by name or code without accents or case, by city and status lists, address and type', async () => {
+      const names = async (qs: string) => ((await list(qs)).json().sites as { nom: string }[]).map((s) => s.nom);
+      expect(await names('filter[nom]=ECOLE eric')).toEqual(['École Éric Tabarly']);
+      const code = (await call('GET', `/api/admin/site/get/${ids.phare}`)).json().code as string;
+      expect(await names(`filter[nom]=${code.toLowerCase()}`)).toEqual(['Phare']);
+      expect(await names('filter[ville][]=Guipavas&filter[ville][]=Plougastel-Daoulas')).toEqual(['École Éric Tabarly', 'Phare']);
+      expect(await names('filter[ville]=Guipavas')).toEqual(['École Éric Tabarly']);
+      expect(await names('filter[statut][]=2')).toEqual(['Phare']);
+      expect(await names('filter[adresse]=allee')).toEqual(['Jardin du Vallon']);
+      expect(await names('search=vallon')).toEqual(['Jardin du Vallon']);
+      expect((await call('GET', '/api/admin/site/get/list/by/filters?filter[type]=quartier&filter[nom]=Capucins')).json().count).toBeGreaterThan(0);
+    });
+
+    it('sorts by any column of the table in both directions', async () => {
+      const first = async (qs: string) => (await list(qs)).json().sites[0].nom;
+      expect(await first('sort[name]=nom&sort[direction]=desc')).toBe('Zz Résidence 09');
+      expect(await first('sort[name]=referent&sort[direction]=asc')).toBe('Jardin du Vallon');
+      expect(await first('sort[name]=volume&sort[direction]=asc')).toBe('Jardin du Vallon');
+      expect(await first('sort[name]=ville&sort[direction]=desc')).toBe('Phare');
+      expect(await first('sort[name]=statut&sort[direction]=desc')).toBe('Phare');
+      expect((await list('sort[name]=dateConvention&sort[direction]=desc')).statusCode).toBe(200);
+    });
+
+    it('rejects unknown sorts, filters and page sizes', async () => {
+      expect((await list('sort[name]=password')).statusCode).toBe(400);
+      expect((await list('filter[email]=x')).statusCode).toBe(400);
+      expect((await list('rowsPerPage=7')).statusCode).toBe(400);
+      expect((await list('filter[statut][]=abc')).statusCode).toBe(400);
+    });
+  });
+
+  describe('updating a site', () => {
+    it('changes its fields and status, and adds a new convention date to the history', async () => {
+      const { id, code } = await add(statusTwo());
+      const update = (body: Json) => call('PUT', `/api/admin/site/update/${id}`, body);
+      const base = { nom: 'Jardin Kerinou', adresse: 'Rue Kerinou', numero: '3', complement: null, type: PIM, observations: null, cadena: 'A1', statut: 1 };
+      const res = await update({ ...base, dateConvention: '2025-01-10', dateImplantation: '2025-02-01' });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ status: 'success' });
+      await update({ ...base, dateConvention: '2025-01-10', dateImplantation: '2025-02-01' });
+      await update({ ...base, dateConvention: '2026-01-10', dateImplantation: '2025-02-01' });
+      const site = (await call('GET', `/api/admin/site/get/${id}`)).json();
+      expect(site).toMatchObject({ code, nom: 'Jardin Kerinou', adresse: 'Rue Kerinou', idType: PIM, statut: 'Actif', idStatut: 1, cadena: 'A1', ville: 'Guipavas' });
+      expect(site.dateConventions.map((d: string) => d.slice(0, 10))).toEqual(['2026-01-10', '2025-01-10']);
+      expect(site.dateConvention.slice(0, 10)).toBe('2026-01-10');
+      expect(site.idDemandeur).toEqual(expect.any(Number));
+    });
+
+    it('answers field errors, and 404 for an unknown site', async () => {
+      const { id } = await add(statusOne({ composteurs: [] }));
+      const bad = await call('PUT', `/api/admin/site/update/${id}`, { nom: 'n'.repeat(51), adresse: ' ', type: 1, statut: 3, cadena: 'x' });
+      expect(errorKeys(bad)).toEqual(['adresse', 'nom', 'statut']);
+      const typeless = await call('PUT', `/api/admin/site/update/${id}`, { adresse: 'Rue', type: 999, statut: 1 });
+      expect(typeless.json().errors).toEqual([{ key: 'type', error: 'Type de site inconnu' }]);
+      const missing = await call('PUT', '/api/admin/site/update/999999', { adresse: 'Rue', type: 1, statut: 1 });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.json().message).toBe('Site introuvable.');
+      expect((await call('GET', '/api/admin/site/get/999999')).statusCode).toBe(404);
+    });
+  });
+
+  describe('referents', () => {
+    it('replaces the referents with active external users, shown as NOM Prénom', async () => {
+      const { id } = await add(statusOne({ composteurs: [] }));
+      const a = await createAccount(ctx.db, { kind: 'user', roles: ['ROLE_USER'], nom: 'MARTIN', prenom: 'Paul' });
+      const b = await createAccount(ctx.db, { kind: 'user', roles: ['ROLE_PRESTATAIRE'], nom: 'BERNARD', prenom: 'Lucie', typeUser: 3 });
+      expect((await call('PUT', `/api/admin/site/update/user/${id}`, { user: [a.id, b.id] })).json()).toEqual({ status: 'success' });
+      let site = (await call('GET', `/api/admin/site/get/${id}`)).json();
+      expect(site.referent).toBe('BERNARD Lucie, MARTIN Paul');
+      expect(site.referents.map((r: { id: number }) => r.id)).toEqual([b.id, a.id]);
+      await call('PUT', `/api/admin/site/update/user/${id}`, { user: [{ id: a.id, nom: 'MARTIN', prenom: 'Paul' }] });
+      site = (await call('GET', `/api/admin/site/get/${id}`)).json();
+      expect(site.referent).toBe('MARTIN Paul');
+      await call('PUT', `/api/admin/site/update/user/${id}`, { user: [] });
+      expect((await call('GET', `/api/admin/site/get/${id}`)).json().referent).toBeNull();
+    });
+
+    it('refuses inactive users and agents, and keeps the previous referents', async () => {
+      const { id } = await add(statusOne({ composteurs: [] }));
+      const ok = await createAccount(ctx.db, { kind: 'user', roles: ['ROLE_USER'] });
+      await call('PUT', `/api/admin/site/update/user/${id}`, { user: [ok.id] });
+      const inactive = await createAccount(ctx.db, { kind: 'user', actif: false });
+      const agent = await createAccount(ctx.db, { roles: ['ROLE_ADMIN_SITE'] });
+      for (const other of [inactive.id, agent.id, 999999]) {
+        const res = await call('PUT', `/api/admin/site/update/user/${id}`, { user: [ok.id, other] });
+        expect(res.statusCode).toBe(400);
+        expect(res.json().errors).toEqual([{ key: 'user', error: 'Utilisateur introuvable ou inactif' }]);
+      }
+      expect((await call('GET', `/api/admin/site/get/${id}`)).json().referents.map((r: { id: number }) => r.id)).toEqual([ok.id]);
+      expect((await call('PUT', '/api/admin/site/update/user/999999', { user: [] })).statusCode).toBe(404);
+    });
+  });
+
+  describe('cells', () => {
+    it('gives one cell, and 404 for an unknown one or an unknown site', async () => {
+      const { id } = await add(statusOne());
+      const [cell] = (await call('GET', `/api/admin/siteComposteurs/get/by/site/${id}`)).json();
+      const one = (await call('GET', `/api/admin/siteComposteur/get/${cell.id}`)).json();
+      expect(one).toEqual({
+        id: cell.id,
+        site: id,
+        composteur: 1,
+        volume: 400,
+        precisions: 'Bac bois 400 L',
+        typeBac: 1,
+        idTypeBac: 1,
+        libelle: 'Apport',
+        numero: 1,
+        actif: true,
+        aInterventions: false,
+      });
+      expect((await call('GET', '/api/admin/siteComposteur/get/999999')).statusCode).toBe(404);
+      expect((await call('GET', '/api/admin/siteComposteurs/get/by/site/999999')).statusCode).toBe(404);
+    });
+
+    it('updates a cell, refusing a number another active cell holds', async () => {
+      const { id } = await add(statusOne());
+      const cells = (await call('GET', `/api/admin/siteComposteurs/get/by/site/${id}`)).json();
+      const upd = (cellId: number, body: Json) => call('PUT', `/api/admin/siteComposteur/update/${cellId}`, body);
+      const clash = await upd(cells[0].id, { composteur: 3, typeBac: 1, numero: 2, actif: true });
+      expect(clash.statusCode).toBe(400);
+      expect(clash.json().errors).toEqual([{ key: 'numero', error: 'Ce numéro est déjà utilisé sur ce site' }]);
+      expect((await upd(cells[0].id, { composteur: 3, typeBac: 2, numero: 7, actif: true })).json()).toEqual({ status: 'success' });
+      expect((await call('GET', `/api/admin/siteComposteur/get/${cells[0].id}`)).json()).toMatchObject({ composteur: 3, volume: 800, typeBac: 2, numero: 7 });
+      expect(errorKeys(await upd(cells[0].id, { composteur: 3, typeBac: 2, numero: 21, actif: true }))).toEqual(['numero']);
+      expect(errorKeys(await upd(cells[0].id, { composteur: 999, typeBac: 9, numero: 7, actif: true }))).toEqual(['composteur', 'typeBac']);
+      expect((await upd(999999, { composteur: 1, typeBac: 1, numero: 1, actif: true })).statusCode).toBe(404);
+    });
+
+    it('deactivates a cell with interventions instead of deleting it, freeing its number and keeping its use', async () => {
+      const { id } = await add(statusOne());
+      const cells = (await call('GET', `/api/admin/siteComposteurs/get/by/site/${id}`)).json();
+      const agent = await createAccount(ctx.db, { roles: ['ROLE_ADMIN'] });
+      await ctx.db
+        .insertInto('intervention')
+        .values({ date: new Date(), site_id: id, site_composteur_id: cells[0].id, type_action_id: 1, intervenant_id: agent.id })
+        .execute();
+      const upd = (cellId: number, body: Json) => call('PUT', `/api/admin/siteComposteur/update/${cellId}`, body);
+      const locked = await upd(cells[0].id, { composteur: 1, typeBac: 3, numero: 1, actif: true });
+      expect(errorKeys(locked)).toEqual(['typeBac']);
+      expect((await upd(cells[0].id, { composteur: 1, typeBac: 1, numero: 1, actif: false })).statusCode).toBe(200);
+      const after = (await call('GET', `/api/admin/siteComposteurs/get/by/site/${id}`)).json();
+      expect(after).toHaveLength(3);
+      expect(after.at(-1)).toMatchObject({ id: cells[0].id, actif: false, aInterventions: true });
+      const list = (await call('GET', `/api/admin/site/get/${id}`)).json();
+      expect(list).toMatchObject({ nbComposteurs: 2, volume: 600 + 1000 });
+      // The number is free again for a new cell, and the old one cannot come back on it.
+      expect((await call('PUT', `/api/admin/site/add/composteur/${id}`, { composteurs: [{ composteur: 2, typeBac: 1, numero: 1 }] })).statusCode).toBe(200);
+      expect(errorKeys(await upd(cells[0].id, { composteur: 1, typeBac: 1, numero: 1, actif: true }))).toEqual(['numero']);
+      expect((await upd(cells[0].id, { composteur: 1, typeBac: 1, numero: 9, actif: true })).statusCode).toBe(200);
+    });
+
+    it('adds cells to a site, refusing numbers already used', async () => {
+      const { id } = await add(statusOne());
+      const addCells = (body: Json, siteId = id) => call('PUT', `/api/admin/site/add/composteur/${siteId}`, body);
+      const clash = await addCells({
+        composteurs: [
+          { composteur: 1, typeBac: 1, numero: 4 },
+          { composteur: 1, typeBac: 1, numero: 3 },
+          { composteur: 1, typeBac: 1, numero: 4 },
+        ],
+      });
+      expect(clash.statusCode).toBe(400);
+      expect(errorKeys(clash)).toEqual(['composteurs2.numero']);
+      const taken = await addCells({ composteurs: [{ composteur: 1, typeBac: 1, numero: 4 }, { composteur: 1, typeBac: 1, numero: 3 }] });
+      expect(taken.json().errors).toEqual([{ key: 'composteurs1.numero', error: 'Ce numéro est déjà utilisé sur ce site' }]);
+      expect(errorKeys(await addCells({ composteurs: [] }))).toEqual(['composteurs']);
+      expect(errorKeys(await addCells({ composteurs: [{ composteur: 77, typeBac: 1, numero: 5 }] }))).toEqual(['composteurs0.composteur']);
+      expect((await call('GET', `/api/admin/siteComposteurs/get/by/site/${id}`)).json()).toHaveLength(3);
+      expect((await addCells({ composteurs: [{ composteur: 1, typeBac: 1, numero: 4 }, { composteur: 2, typeBac: 3, numero: 0 }] })).json()).toEqual({ status: 'success' });
+      expect((await call('GET', `/api/admin/siteComposteurs/get/by/site/${id}`)).json().map((c: { numero: number }) => c.numero)).toEqual([0, 1, 2, 3, 4]);
+      expect((await addCells({ composteurs: [{ composteur: 1, typeBac: 1, numero: 1 }] }, 999999)).statusCode).toBe(404);
+    });
+  });
+
+  describe('requester', () => {
+    it('updates the requester details with the same rules as at creation', async () => {
+      const { id } = await add(statusTwo());
+      const idDemandeur = (await call('GET', `/api/admin/site/get/${id}`)).json().idDemandeur as number;
+      const upd = (body: Json, did = idDemandeur) => call('PUT', `/api/admin/demandeur/update/${did}`, body);
+      const bad = await upd({ fonction: 'Autre', precisions: '', telephone: '12', telephone2: '', email: '', anneeImplantation: year + 30 });
+      expect(errorKeys(bad)).toEqual(['anneeImplantation', 'precisions', 'telephone']);
+      const res = await upd({ fonction: 'Syndic copro', telephone: '06 12 34 56 78', telephone2: null, email: null, periodeImplantation: 'Eté', anneeImplantation: year });
+      expect(res.json()).toEqual({ status: 'success' });
+      expect((await call('GET', `/api/admin/demandeur/get/${idDemandeur}`)).json()).toMatchObject({
+        nom: 'LE GALL',
+        fonction: 'Syndic copro',
+        telephone: '0612345678',
+        telephone2: null,
+        email: null,
+        periodeImplantation: 'Eté',
+        anneeImplantation: year,
+      });
+      expect((await upd({ fonction: 'Mairie', telephone: '0612345678' }, 999999)).statusCode).toBe(404);
+      expect((await call('GET', '/api/admin/demandeur/get/999999')).json().message).toBe('Demandeur introuvable.');
+    });
+  });
+});

@@ -1,0 +1,107 @@
+// Routes of the external users domain (spec.md section 7 "Users and roles").
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../../app.js';
+import { ForbiddenError, UnauthorizedError } from '../../errors.js';
+import { can, type Permission } from '../../../shared/permissions.js';
+import { successBodySchema } from '../../../shared/errors.js';
+import {
+  USER_MESSAGES,
+  activeUserSchema,
+  referentSchema,
+  siteOptionSchema,
+  userIdAltParamsSchema,
+  userIdParamsSchema,
+  userListQuerySchema,
+  userListSchema,
+  userSitesSchema,
+  userSitesUpdateSchema,
+  userTypeUpdateSchema,
+} from '../../../shared/schemas/users.js';
+import { NotFoundError } from '../../errors.js';
+import { createUsersService } from './users.service.js';
+
+/** preValidation: logged in and holding any of the permissions. */
+function guardAny(...permissions: Permission[]) {
+  return async (request: FastifyRequest) => {
+    if (!request.user) throw new UnauthorizedError();
+    if (!permissions.some((p) => can(request.user!.roles, p))) throw new ForbiddenError();
+  };
+}
+
+const siteParamsSchema = z.object({ id: z.coerce.number({ message: 'Identifiant invalide' }).int().positive({ message: 'Identifiant invalide' }) });
+
+export default async function usersRoutes(fastify: FastifyInstance, deps: AppDeps) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const service = createUsersService(deps);
+  const { repo } = service;
+  const manage = app.guard('user.manage');
+
+  app.get(
+    '/admin/user/get/list/by/filters',
+    { preValidation: manage, schema: { querystring: userListQuerySchema, response: { 200: userListSchema } } },
+    (request) => repo.list(request.query),
+  );
+
+  app.put('/admin/user/active/:id', { preValidation: manage, schema: { params: userIdParamsSchema, response: { 200: successBodySchema } } }, async (request) => {
+    await service.activate(request.params.id);
+    return { status: 'success' as const, message: USER_MESSAGES.activated };
+  });
+
+  app.put('/admin/user/refuse/:id', { preValidation: manage, schema: { params: userIdParamsSchema, response: { 200: successBodySchema } } }, async (request) => {
+    await service.refuse(request.params.id);
+    return { status: 'success' as const, message: USER_MESSAGES.deactivated };
+  });
+
+  app.put(
+    '/admin/user/update/site/:userId',
+    { preValidation: manage, schema: { params: userIdAltParamsSchema, body: userSitesUpdateSchema, response: { 200: successBodySchema } } },
+    async (request) => {
+      await service.updateSites(request.params.userId, request.body.site);
+      return { status: 'success' as const, message: USER_MESSAGES.sitesUpdated };
+    },
+  );
+
+  app.put(
+    '/admin/user/update/typeUser/:id',
+    { preValidation: manage, schema: { params: userIdParamsSchema, body: userTypeUpdateSchema, response: { 200: successBodySchema } } },
+    async (request) => {
+      await service.updateType(request.params.id, request.body.type);
+      return { status: 'success' as const, message: USER_MESSAGES.typeUpdated };
+    },
+  );
+
+  app.put('/admin/user/delete/:id', { preValidation: manage, schema: { params: userIdParamsSchema, response: { 200: successBodySchema } } }, async (request) => {
+    await service.delete(request.params.id);
+    return { status: 'success' as const, message: USER_MESSAGES.deleted };
+  });
+
+  /** Current sites of one user (the 'Site' dialog). */
+  app.get(
+    '/admin/user/get/sites/:id',
+    { preValidation: manage, schema: { params: userIdParamsSchema, response: { 200: userSitesSchema } } },
+    async (request) => {
+      if (!(await repo.find(request.params.id))) throw new NotFoundError(USER_MESSAGES.notFound);
+      return repo.sitesOf(request.params.id);
+    },
+  );
+
+  /** Every site, for the multi-select of the 'Site' dialog. */
+  app.get('/admin/user/get/all/sites', { preValidation: manage, schema: { response: { 200: z.array(siteOptionSchema) } } }, () => repo.allSites());
+
+  app.get(
+    '/admin/user/get/by/site/:id',
+    { preValidation: guardAny('site.manage', 'user.manage'), schema: { params: siteParamsSchema, response: { 200: z.array(referentSchema) } } },
+    async (request) => {
+      if (!(await repo.siteExists(request.params.id))) throw new NotFoundError('Site introuvable.');
+      return repo.referentsOfSite(request.params.id);
+    },
+  );
+
+  app.get(
+    '/admin/user/get/all/actif',
+    { preValidation: guardAny('site.manage', 'user.manage'), schema: { response: { 200: z.array(activeUserSchema) } } },
+    () => repo.activeUsers(),
+  );
+}

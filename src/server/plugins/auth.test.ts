@@ -1,0 +1,199 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { TEST_DRIVERS, createAccount, createTestApp, login, openTestDatabase } from '../../../tests/helpers/test-app.js';
+import type { DatabaseHandle, Db } from '../db/client.js';
+import { hashToken, newToken } from '../tokens.js';
+import authPlugin, { SESSION_TTL_MS } from './auth.js';
+import errorsPlugin from './errors.js';
+
+type Ctx = Awaited<ReturnType<typeof createTestApp>>;
+const DAY = 24 * 3600_000;
+
+/** A session row as an earlier visit would have left it; returns the cookie header. */
+async function storedSession(db: Db, accountId: number, times: { lastSeenAt: Date; expiresAt: Date }) {
+  const token = newToken();
+  await db
+    .insertInto('session')
+    .values({ id_hash: hashToken(token), account_id: accountId, last_seen_at: times.lastSeenAt, expires_at: times.expiresAt })
+    .execute();
+  return { cookie: `compost_sid=${token}`, idHash: hashToken(token) };
+}
+
+describe.each(TEST_DRIVERS)('sessions and guards in the application (%s)', (driver) => {
+  let ctx: Ctx;
+  beforeAll(async () => {
+    ctx = await createTestApp(driver);
+  });
+  afterAll(() => ctx.close());
+
+  const logged = (cookie: string) => ctx.app.inject({ url: '/api/logged', headers: { cookie } });
+  const sessionRow = (idHash: string) => ctx.db.selectFrom('session').selectAll().where('id_hash', '=', idHash).executeTakeFirst();
+
+  describe('sliding expiry', () => {
+    it('pushes the expiry of a session last seen over an hour ago and renews the cookie', async () => {
+      const acc = await createAccount(ctx.db);
+      const s = await storedSession(ctx.db, acc.id, { lastSeenAt: new Date(Date.now() - 3 * DAY), expiresAt: new Date(Date.now() + DAY) });
+      const res = await logged(s.cookie);
+      expect(res.json().logged).toBe(true);
+      const row = (await sessionRow(s.idHash))!;
+      expect(new Date(row.expires_at).getTime()).toBeGreaterThan(Date.now() + SESSION_TTL_MS - 60_000);
+      // A phone used once a week in the field never gets logged out.
+      expect(SESSION_TTL_MS).toBeGreaterThanOrEqual(30 * DAY);
+      expect(new Date(row.last_seen_at).getTime()).toBeGreaterThan(Date.now() - 60_000);
+      const renewed = res.cookies.find((c) => c.name === 'compost_sid')!;
+      expect(renewed.value).toBe(s.cookie.split('=')[1]);
+      expect(renewed.maxAge).toBe(SESSION_TTL_MS / 1000);
+    });
+
+    it('does not rewrite a session seen within the hour', async () => {
+      const acc = await createAccount(ctx.db);
+      const expiresAt = new Date(Date.now() + 10 * DAY);
+      const s = await storedSession(ctx.db, acc.id, { lastSeenAt: new Date(Date.now() - 5 * 60_000), expiresAt });
+      const res = await logged(s.cookie);
+      expect(res.json().logged).toBe(true);
+      expect(new Date((await sessionRow(s.idHash))!.expires_at).getTime()).toBe(expiresAt.getTime());
+      expect(res.cookies.find((c) => c.name === 'compost_sid')).toBeUndefined();
+    });
+  });
+
+  it('ignores an expired session', async () => {
+    const acc = await createAccount(ctx.db);
+    const s = await storedSession(ctx.db, acc.id, { lastSeenAt: new Date(Date.now() - 70 * DAY), expiresAt: new Date(Date.now() - 1000) });
+    expect((await logged(s.cookie)).json()).toEqual({ logged: false, user: null });
+    expect((await ctx.app.inject({ url: '/api/admin/annee/get/all', headers: { cookie: s.cookie } })).statusCode).toBe(401);
+  });
+
+  it('ignores the session of an account deactivated since it logged in', async () => {
+    const acc = await createAccount(ctx.db, { roles: ['ROLE_USER'] });
+    const cookie = await login(ctx.app, acc.email);
+    expect((await logged(cookie)).json().logged).toBe(true);
+    await ctx.db.updateTable('account').set({ actif: false }).where('id', '=', acc.id).execute();
+    expect((await logged(cookie)).json()).toEqual({ logged: false, user: null });
+    expect((await ctx.app.inject({ url: '/api/admin/annee/get/all', headers: { cookie } })).statusCode).toBe(401);
+  });
+
+  it('sees role changes on the next request of an open session', async () => {
+    const acc = await createAccount(ctx.db, { kind: 'agent' });
+    const cookie = await login(ctx.app, acc.identifiant!);
+    expect((await logged(cookie)).json().user.roles).toEqual([]);
+    await ctx.db.insertInto('account_role').values({ account_id: acc.id, role_id: 1 }).execute();
+    expect((await logged(cookie)).json().user.roles).toEqual(['ROLE_ADMIN']);
+  });
+
+  describe('cross-origin requests', () => {
+    const postLogin = (headers: Record<string, string>) =>
+      ctx.app.inject({ method: 'POST', url: '/api/login', payload: { username: 'personne', password: 'x' }, headers });
+
+    it.each([
+      ['another site in Origin', { origin: 'https://evil.example', host: 'compost.example.fr' }],
+      ['Sec-Fetch-Site cross-site', { 'sec-fetch-site': 'cross-site' }],
+      ['Sec-Fetch-Site same-site', { 'sec-fetch-site': 'same-site', origin: 'https://autre.example.fr', host: 'compost.example.fr' }],
+      ['an opaque null Origin', { origin: 'null' }],
+      ['a malformed Origin', { origin: 'pas une origine' }],
+      ['the same host on another port', { origin: 'http://compost.example.fr:8080', host: 'compost.example.fr' }],
+    ])('refuses a POST with %s', async (_name, headers) => {
+      const res = await postLogin(headers);
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ status: 'error', message: 'Requête refusée : origine non autorisée.' });
+    });
+
+    it.each([
+      ['its own Origin', { origin: 'https://compost.example.fr', host: 'compost.example.fr' }],
+      ['Sec-Fetch-Site same-origin', { 'sec-fetch-site': 'same-origin', origin: 'http://localhost:3000', host: 'localhost:3000' }],
+      ['Sec-Fetch-Site none (typed by the user)', { 'sec-fetch-site': 'none' }],
+      ['neither header (a non-browser client)', {}],
+      ['the Origin a trusted proxy forwarded the host of', { origin: 'https://compost.example.fr', host: '127.0.0.1:3000', 'x-forwarded-host': 'compost.example.fr' }],
+    ])('accepts a POST with %s', async (_name, headers) => {
+      const res = await postLogin(headers);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe('Identifiant ou mot de passe incorrect.');
+    });
+
+    it('never refuses a read, so links from e-mails and other sites open', async () => {
+      const res = await ctx.app.inject({ url: '/api/logged', headers: { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' } });
+      expect(res.statusCode).toBe(200);
+    });
+  });
+
+  describe('/api/admin guard', () => {
+    it('answers 401 to a visitor without session', async () => {
+      const res = await ctx.app.inject('/api/admin/annee/get/all');
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ status: 'error', message: 'Vous devez être connecté.' });
+    });
+
+    it('answers 403 to a logged account without any role', async () => {
+      const acc = await createAccount(ctx.db, { kind: 'agent' });
+      const cookie = await login(ctx.app, acc.identifiant!);
+      const res = await ctx.app.inject({ url: '/api/admin/annee/get/all', headers: { cookie } });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ status: 'error', message: 'Accès non authorisé.' });
+    });
+
+    it('lets a role holding the permission through', async () => {
+      const acc = await createAccount(ctx.db, { roles: ['ROLE_PRESTATAIRE'] });
+      const cookie = await login(ctx.app, acc.email);
+      expect((await ctx.app.inject({ url: '/api/admin/annee/get/all', headers: { cookie } })).statusCode).toBe(200);
+    });
+  });
+});
+
+describe.each(TEST_DRIVERS)('auth plugin on its own (%s)', (driver) => {
+  let handle: DatabaseHandle;
+  let app: FastifyInstance;
+  beforeAll(async () => {
+    handle = await openTestDatabase(driver);
+    app = Fastify({ trustProxy: true });
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    await app.register(errorsPlugin, {});
+    await app.register(authPlugin, { db: handle.db, secureCookies: true, publicUrl: 'https://compost.example.fr/' });
+    app.post('/api/echo', async () => ({ ok: true }));
+    app.post('/api/session/:id', async (request, reply) => {
+      await app.startSession(reply, Number((request.params as { id: string }).id));
+      return { ok: true };
+    });
+    app.get('/api/admin/users-only', { preHandler: app.guard('user.manage') }, async () => ({ ok: true }));
+    app.get('/api/admin/unguarded', async () => ({ ok: true }));
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+    await handle.close();
+  });
+
+  async function cookieFor(roles: string[]) {
+    const acc = await createAccount(handle.db, { roles });
+    const res = await app.inject({ method: 'POST', url: `/api/session/${acc.id}` });
+    const c = res.cookies.find((x) => x.name === 'compost_sid')!;
+    return { cookie: `compost_sid=${c.value}`, set: c };
+  }
+
+  it('marks the session cookie Secure when the public address is https', async () => {
+    const { set } = await cookieFor([]);
+    expect(set).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Lax', path: '/' });
+  });
+
+  it('accepts the public origin even when a proxy rewrote the Host header', async () => {
+    const res = await app.inject({ method: 'POST', url: '/api/echo', headers: { origin: 'https://compost.example.fr', host: '127.0.0.1:3000' } });
+    expect(res.statusCode).toBe(200);
+    const other = await app.inject({ method: 'POST', url: '/api/echo', headers: { origin: 'http://compost.example.fr', host: '127.0.0.1:3000' } });
+    expect(other.statusCode).toBe(403);
+  });
+
+  it('answers 403 to a role without the permission and lets a role with it through', async () => {
+    const user = await cookieFor(['ROLE_USER']);
+    const denied = await app.inject({ url: '/api/admin/users-only', headers: { cookie: user.cookie } });
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json()).toEqual({ status: 'error', message: 'Accès non authorisé.' });
+    const admin = await cookieFor(['ROLE_ADMIN_USER']);
+    expect((await app.inject({ url: '/api/admin/users-only', headers: { cookie: admin.cookie } })).json()).toEqual({ ok: true });
+  });
+
+  it('requires a session on every /api/admin route, even one without its own guard', async () => {
+    expect((await app.inject('/api/admin/unguarded')).statusCode).toBe(401);
+    const user = await cookieFor(['ROLE_USER']);
+    expect((await app.inject({ url: '/api/admin/unguarded', headers: { cookie: user.cookie } })).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,172 @@
+// Sessions stored in the database behind an HttpOnly cookie, request.user, role guards
+// and the cross-origin refusal of state-changing requests.
+import fp from 'fastify-plugin';
+import cookie from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import type { Db } from '../db/client.js';
+import { can, type Permission } from '../../shared/permissions.js';
+import { ForbiddenError, HttpError, UnauthorizedError } from '../errors.js';
+import { hashToken, newToken } from '../tokens.js';
+import { MESSAGES } from '../../shared/errors.js';
+
+export const SESSION_COOKIE = 'compost_sid';
+/** A phone used weekly in the field stays logged in: each use pushes the expiry 60 days on. */
+export const SESSION_TTL_MS = 60 * 24 * 3600 * 1000;
+/** Expiry is pushed at most once an hour, so most requests do not write. */
+const TOUCH_AFTER_MS = 3600 * 1000;
+
+export interface CurrentUser {
+  id: number;
+  kind: 'user' | 'agent';
+  username: string;
+  nom: string;
+  prenom: string | null;
+  roles: string[];
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: CurrentUser | null;
+    sessionHash: string | null;
+  }
+  interface FastifyInstance {
+    /** preHandler: 401 when not logged in, 403 when none of the permission's roles. */
+    guard(permission?: Permission): (request: FastifyRequest) => Promise<void>;
+    startSession(reply: FastifyReply, accountId: number): Promise<void>;
+    endSession(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  }
+}
+
+export async function loadRoles(db: Db, accountId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('account_role')
+    .innerJoin('role', 'role.id', 'account_role.role_id')
+    .where('account_role.account_id', '=', accountId)
+    .select('role.code')
+    .orderBy('role.id')
+    .execute();
+  return rows.map((r) => r.code);
+}
+
+export async function endAllSessions(db: Db, accountId: number, exceptHash?: string | null) {
+  let q = db.deleteFrom('session').where('account_id', '=', accountId);
+  if (exceptHash) q = q.where('id_hash', '!=', exceptHash);
+  await q.execute();
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A state-changing request must come from the app's own pages. Browsers send Sec-Fetch-Site
+ * and Origin; clients that send neither (curl, tests, old browsers) are not a browser being
+ * tricked by another site, so they pass. The origin may match the Host the request reached
+ * (X-Forwarded-Host behind a trusted proxy) or PUBLIC_URL, for a proxy that rewrites Host.
+ */
+export function sameOriginRequest(request: FastifyRequest, publicOrigin: string | null): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site && site !== 'same-origin' && site !== 'none') return false;
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  if (origin === 'null') return false;
+  let parsed: URL;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    return false;
+  }
+  return parsed.host === request.host || parsed.origin === publicOrigin;
+}
+
+export default fp<{ db: Db; secureCookies: boolean; publicUrl?: string }>(async (app, opts) => {
+  const { db } = opts;
+  await app.register(cookie);
+  app.decorateRequest('user', null);
+  app.decorateRequest('sessionHash', null);
+
+  const cookieOptions = {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: opts.secureCookies,
+    maxAge: Math.floor(SESSION_TTL_MS / 1000),
+  };
+
+  const publicOrigin = opts.publicUrl ? new URL(opts.publicUrl).origin : null;
+
+  app.addHook('onRequest', async (request) => {
+    if (!SAFE_METHODS.has(request.method) && !sameOriginRequest(request, publicOrigin)) throw new HttpError(403, MESSAGES.crossOrigin);
+
+    const token = request.cookies[SESSION_COOKIE];
+    if (!token) return;
+    const idHash = hashToken(token);
+    const row = await db
+      .selectFrom('session')
+      .innerJoin('account', 'account.id', 'session.account_id')
+      .where('session.id_hash', '=', idHash)
+      .where('session.expires_at', '>', sql<Date>`now()`)
+      .where('account.actif', '=', true)
+      .select([
+        'account.id',
+        'account.kind',
+        'account.identifiant',
+        'account.email',
+        'account.nom',
+        'account.prenom',
+        'session.last_seen_at',
+      ])
+      .executeTakeFirst();
+    if (!row) return;
+    if (Date.now() - new Date(row.last_seen_at).getTime() > TOUCH_AFTER_MS) {
+      await db
+        .updateTable('session')
+        .set({ last_seen_at: new Date(), expires_at: new Date(Date.now() + SESSION_TTL_MS) })
+        .where('id_hash', '=', idHash)
+        .execute();
+      request.server.log.debug({ account: row.id }, 'session extended');
+      (request as FastifyRequest & { refreshCookie?: string }).refreshCookie = token;
+    }
+    request.sessionHash = idHash;
+    request.user = {
+      id: row.id,
+      kind: row.kind,
+      username: row.kind === 'agent' && row.identifiant ? row.identifiant : row.email,
+      nom: row.nom,
+      prenom: row.prenom,
+      roles: await loadRoles(db, row.id),
+    };
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    const refresh = (request as FastifyRequest & { refreshCookie?: string }).refreshCookie;
+    if (refresh && !reply.hasHeader('set-cookie')) reply.setCookie(SESSION_COOKIE, refresh, cookieOptions);
+  });
+
+  // Every /api/admin call needs a session, whatever its own guard says.
+  app.addHook('preHandler', async (request) => {
+    if (request.url.startsWith('/api/admin/') && !request.user) throw new UnauthorizedError();
+  });
+
+  app.decorate('guard', (permission?: Permission) => async (request: FastifyRequest) => {
+    if (!request.user) throw new UnauthorizedError();
+    if (permission && !can(request.user.roles, permission)) throw new ForbiddenError();
+  });
+
+  app.decorate('startSession', async (reply: FastifyReply, accountId: number) => {
+    const token = newToken();
+    await db
+      .insertInto('session')
+      .values({ id_hash: hashToken(token), account_id: accountId, expires_at: new Date(Date.now() + SESSION_TTL_MS) })
+      .execute();
+    // Opportunistic clean-up of expired sessions.
+    await db.deleteFrom('session').where('expires_at', '<', sql<Date>`now()`).execute();
+    reply.setCookie(SESSION_COOKIE, token, cookieOptions);
+  });
+
+  app.decorate('endSession', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.sessionHash) await db.deleteFrom('session').where('id_hash', '=', request.sessionHash).execute();
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    request.user = null;
+    request.sessionHash = null;
+  });
+});

@@ -1,0 +1,59 @@
+// The only error handler: every failure leaves as {status:'error', errors?, message}.
+import fs from 'node:fs';
+import path from 'node:path';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { MESSAGES, type FieldError } from '../../shared/errors.js';
+import { HttpError, TooManyRequestsError, ValidationError } from '../errors.js';
+
+function instancePathToKey(instancePath: string, prefix: string | undefined): string {
+  let key = '';
+  for (const part of instancePath.split('/').filter(Boolean)) {
+    if (/^\d+$/.test(part)) key += part;
+    else key += (key ? '.' : '') + part;
+  }
+  // A failure on a whole query string or body (no path) names the part itself.
+  return key || prefix || '';
+}
+
+export default fp<{ spaIndex?: string }>(async (app, opts) => {
+  app.setErrorHandler((error, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const seen = new Set<string>();
+      const errors: FieldError[] = [];
+      for (const v of error.validation) {
+        const key = instancePathToKey(v.instancePath, error.validationContext);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        errors.push({ key, error: v.message ?? 'Valeur invalide' });
+      }
+      return reply.status(400).send({ status: 'error', errors, message: MESSAGES.required });
+    }
+    if (error instanceof ValidationError) {
+      return reply.status(400).send({ status: 'error', errors: error.errors, message: error.message });
+    }
+    if (error instanceof TooManyRequestsError) {
+      reply.header('retry-after', String(error.retryAfterSeconds));
+    }
+    if (error instanceof HttpError) {
+      return reply.status(error.statusCode).send({ status: 'error', message: error.message });
+    }
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status && status >= 400 && status < 500) {
+      // Fastify's own client errors (bad JSON, body too large, unsupported media type).
+      return reply.status(status).send({ status: 'error', message: 'Requête invalide.' });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ status: 'error', message: MESSAGES.generic });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0];
+    // Client-side routes of the PWA get its shell; the app shows 'Page introuvable' itself.
+    if (opts.spaIndex && request.method === 'GET' && !url.startsWith('/api/') && path.extname(url) === '') {
+      reply.header('cache-control', 'no-cache');
+      return reply.type('text/html; charset=utf-8').send(fs.createReadStream(opts.spaIndex));
+    }
+    return reply.status(404).send({ status: 'error', message: 'Ressource introuvable.' });
+  });
+});

@@ -1,0 +1,89 @@
+// Role -> what it may do (spec.md section 6). The server enforces these, the UI hides
+// what the current user may not use. One map, both sides.
+export const ROLES = [
+  'ROLE_ADMIN',
+  'ROLE_ADMIN_SITE',
+  'ROLE_ADMIN_USER',
+  'ROLE_ADMIN_ROLE',
+  'ROLE_ADMIN_COMPOSTEUR',
+  'ROLE_ADMIN_UPDATE',
+  'ROLE_ADMIN_DELETE',
+  'ROLE_USER',
+  'ROLE_PRESTATAIRE',
+] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Roles that belong to external users only and are never given to agents. */
+export const EXTERNAL_ROLES: readonly Role[] = ['ROLE_USER', 'ROLE_PRESTATAIRE'];
+
+export const PERMISSIONS = {
+  /** Record interventions on a site (referents on their own sites only). */
+  'intervention.add': ['ROLE_ADMIN', 'ROLE_ADMIN_SITE', 'ROLE_USER', 'ROLE_PRESTATAIRE'],
+  /** See every active site when choosing where to intervene. */
+  'site.chooseAll': ['ROLE_ADMIN', 'ROLE_ADMIN_SITE', 'ROLE_PRESTATAIRE'],
+  'site.manage': ['ROLE_ADMIN', 'ROLE_ADMIN_SITE'],
+  'siteType.manage': ['ROLE_ADMIN', 'ROLE_ADMIN_SITE'],
+  'intervention.list': ['ROLE_ADMIN', 'ROLE_ADMIN_SITE'],
+  'intervention.update': ['ROLE_ADMIN_UPDATE'],
+  'intervention.delete': ['ROLE_ADMIN_DELETE'],
+  'request.manage': ['ROLE_ADMIN', 'ROLE_PRESTATAIRE'],
+  'user.manage': ['ROLE_ADMIN', 'ROLE_ADMIN_USER'],
+  'role.manage': ['ROLE_ADMIN', 'ROLE_ADMIN_ROLE'],
+  'composter.manage': ['ROLE_ADMIN', 'ROLE_ADMIN_COMPOSTEUR'],
+  'stats.view': ['ROLE_ADMIN', 'ROLE_ADMIN_USER', 'ROLE_ADMIN_ROLE', 'ROLE_ADMIN_SITE', 'ROLE_ADMIN_COMPOSTEUR', 'ROLE_ADMIN_UPDATE', 'ROLE_ADMIN_DELETE'],
+  /** Reference lists under /api/admin used by every logged-in screen (years, statuses, active sites). */
+  'reference.read': ROLES as unknown as Role[],
+} as const satisfies Record<string, readonly Role[]>;
+export type Permission = keyof typeof PERMISSIONS;
+
+export function can(roles: readonly string[] | undefined, permission: Permission): boolean {
+  if (!roles) return false;
+  const allowed: readonly string[] = PERMISSIONS[permission];
+  return roles.some((r) => allowed.includes(r));
+}
+
+/** Where /admin sends a user (spec.md "Admin home"); null: log out. */
+export function homePathFor(roles: readonly string[]): string | null {
+  if (roles.includes('ROLE_ADMIN')) return '/admin/site';
+  if (roles.includes('ROLE_USER') || roles.includes('ROLE_PRESTATAIRE')) return '/admin/choix/site';
+  if (roles.includes('ROLE_ADMIN_SITE')) return '/admin/site';
+  if (roles.includes('ROLE_ADMIN_USER')) return '/admin/user';
+  if (roles.includes('ROLE_ADMIN_ROLE')) return '/admin/role';
+  if (roles.includes('ROLE_ADMIN_COMPOSTEUR')) return '/admin/composteur';
+  return null;
+}
+
+/** A user whose only role is ROLE_USER does not load all active sites (spec.md section 6). */
+export function loadsAllActiveSites(roles: readonly string[]): boolean {
+  return roles.some((r) => r !== 'ROLE_USER');
+}
+
+export interface NavEntry {
+  label: string;
+  path: string;
+  roles: readonly Role[];
+}
+
+/** Drawer entries in spec.md order. */
+export const NAV_ENTRIES: readonly NavEntry[] = [
+  { label: 'Saisir une intervention', path: '/admin/choix/site', roles: ['ROLE_ADMIN', 'ROLE_ADMIN_SITE'] },
+  { label: 'Choix du site', path: '/admin/choix/site', roles: ['ROLE_USER', 'ROLE_PRESTATAIRE'] },
+  { label: 'Demandes interventions', path: '/admin/demande/intervention/list', roles: ['ROLE_ADMIN', 'ROLE_PRESTATAIRE'] },
+  { label: 'Utilisateurs', path: '/admin/user', roles: ['ROLE_ADMIN', 'ROLE_ADMIN_USER'] },
+  { label: 'Sites', path: '/admin/site', roles: ['ROLE_ADMIN', 'ROLE_ADMIN_SITE'] },
+  { label: 'Composteurs', path: '/admin/composteur', roles: ['ROLE_ADMIN', 'ROLE_ADMIN_COMPOSTEUR'] },
+  { label: 'Types de Site', path: '/admin/typeSite', roles: ['ROLE_ADMIN', 'ROLE_ADMIN_SITE'] },
+  { label: 'Interventions', path: '/admin/interventions', roles: ['ROLE_ADMIN', 'ROLE_ADMIN_SITE'] },
+  { label: 'Roles', path: '/admin/role', roles: ['ROLE_ADMIN', 'ROLE_ADMIN_ROLE'] },
+  { label: 'Statistiques', path: '/admin/stats', roles: ['ROLE_ADMIN', 'ROLE_ADMIN_USER', 'ROLE_ADMIN_ROLE', 'ROLE_ADMIN_SITE', 'ROLE_ADMIN_COMPOSTEUR'] },
+];
+
+/** Entries shown to these roles; the first matching entry for a path wins. */
+export function navFor(roles: readonly string[]): NavEntry[] {
+  const seen = new Set<string>();
+  return NAV_ENTRIES.filter((e) => {
+    if (seen.has(e.path) || !e.roles.some((r) => roles.includes(r))) return false;
+    seen.add(e.path);
+    return true;
+  });
+}

@@ -1,0 +1,58 @@
+// The list query of every admin table (reference-data.md "API conventions"): search,
+// 0-based page, rowsPerPage, sort[name|direction], filter[<field>]. Unknown sort names
+// and unknown filters are rejected, not ignored.
+import { z } from 'zod';
+
+export const PAGE_SIZES = [5, 10, 20, 50, 100] as const;
+
+export function listQuerySchema<S extends string, F extends z.ZodRawShape>(opts: {
+  sortFields: readonly [S, ...S[]];
+  defaultSort: S;
+  filters: F;
+  defaultRowsPerPage?: (typeof PAGE_SIZES)[number];
+}) {
+  return z
+    .strictObject({
+      search: z.string().max(200).optional().default(''),
+      page: z.coerce.number({ message: 'Page invalide' }).int().min(0, { message: 'Page invalide' }).default(0),
+      rowsPerPage: z.coerce
+        .number()
+        .refine((n) => (PAGE_SIZES as readonly number[]).includes(n), { message: 'Taille de page invalide (5, 10, 20, 50 ou 100)' })
+        .default(opts.defaultRowsPerPage ?? 20),
+      sort: z
+        .object({
+          name: z.enum(opts.sortFields, { message: 'Tri inconnu' }).default(opts.defaultSort),
+          direction: z.enum(['asc', 'desc'], { message: 'Sens de tri invalide' }).default('asc'),
+        })
+        .default({ name: opts.defaultSort, direction: 'asc' } as never),
+      filter: z.strictObject(opts.filters, { error: 'Filtre inconnu' }).partial().default({} as never),
+    }, { error: 'Paramètre inconnu' });
+}
+
+/** Serialises a list query in bracket style, as the server parses it. */
+export function toQueryString(query: {
+  search?: string;
+  page?: number;
+  rowsPerPage?: number;
+  sort?: { name: string; direction: 'asc' | 'desc' };
+  filter?: Record<string, string | number | boolean | (string | number)[] | null | undefined>;
+  [key: string]: unknown;
+}): string {
+  const parts: string[] = [];
+  const add = (k: string, v: string | number | boolean) => parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null || v === '') continue;
+    if (k === 'sort' && typeof v === 'object') {
+      const s = v as { name: string; direction: string };
+      add('sort[name]', s.name);
+      add('sort[direction]', s.direction);
+    } else if (k === 'filter' && typeof v === 'object') {
+      for (const [fk, fv] of Object.entries(v as Record<string, unknown>)) {
+        if (fv === undefined || fv === null || fv === '') continue;
+        if (Array.isArray(fv)) fv.forEach((item) => add(`filter[${fk}][]`, item as string));
+        else add(`filter[${fk}]`, fv as string);
+      }
+    } else if (typeof v !== 'object') add(k, v as string);
+  }
+  return parts.join('&');
+}

@@ -1,0 +1,37 @@
+// Reference lists (spec.md section 7 "Session and reference").
+import { z } from 'zod';
+
+export const appInfoSchema = z.object({ appName: z.string(), contact: z.string() });
+export type AppInfo = z.infer<typeof appInfoSchema>;
+
+export const idLibelleSchema = z.object({ id: z.number(), libelle: z.string() });
+export type IdLibelle = z.infer<typeof idLibelleSchema>;
+
+export const typeActionSchema = z.object({
+  id: z.number(),
+  libelle: z.string(),
+  /** Whether the action carries a value. */
+  valeur: z.boolean(),
+  valueKind: z.enum(['none', 'litres', 'temperature', 'constant', 'text', 'transfer']),
+  /** Cell types (typeBac ids) on which the action is allowed. */
+  typeBac: z.array(z.number()),
+  aConstantes: z.boolean(),
+});
+export type TypeAction = z.infer<typeof typeActionSchema>;
+
+export const typeActionConstanteSchema = z.object({ idConstante: z.number(), constante: z.string(), idAction: z.number() });
+export type TypeActionConstante = z.infer<typeof typeActionConstanteSchema>;
+
+export const anneeSchema = z.object({ annee: z.number() });
+export const villeSchema = z.object({ nom: z.string(), cp: z.string(), codeInsee: z.string() });
+export type Ville = z.infer<typeof villeSchema>;
+export const rueSchema = z.object({ nom: z.string() });
+export const typeSiteSchema = z.object({ id: z.number(), libelle: z.string(), code: z.string() });
+export type TypeSite = z.infer<typeof typeSiteSchema>;
+export const typeComposteurSchema = z.object({ id: z.number(), volume: z.number(), precisions: z.string() });
+export type TypeComposteur = z.infer<typeof typeComposteurSchema>;
+
+/** Litres are whole numbers from 0 to 10 000 (reference-data.md). */
+export const LITRES_MAX = 10_000;
+export const TEMPERATURE_MIN = -20;
+export const TEMPERATURE_MAX = 90;

@@ -1,0 +1,353 @@
+// Sites administration (spec.md sections 2 "Sites", 3, 5 and 7 "Sites"): the payloads the
+// API accepts, the answers it gives, and the limits the forms apply before sending.
+import { z } from 'zod';
+import { listQuerySchema } from './list.js';
+import { formatNom, formatPrenom } from './account.js';
+
+export const SITE_STATUT = { actif: 1, demande: 2 } as const;
+export const SITE_NOM_MAX = 50;
+export const CADENA_MAX = 8;
+export const NUMERO_MIN = 0;
+export const NUMERO_MAX = 20;
+export const CIVILITES = ['Madame', 'Monsieur'] as const;
+export const FONCTIONS = ['Mairie', 'Ecole', 'Bailleur Social', 'Syndic copro', 'Particulier', 'Autre'] as const;
+export const PERIODES = ['Printemps', 'Eté', 'Automne', 'Hiver'] as const;
+
+export const SITE_MESSAGES = {
+  required: 'Champ obligatoire',
+  numeroRange: `Le numéro doit être compris entre ${NUMERO_MIN} et ${NUMERO_MAX}`,
+  numeroTaken: 'Ce numéro est déjà utilisé sur ce site',
+  villeUnknown: 'Ville inconnue : choisissez une ville de la liste',
+  typeUnknown: 'Type de site inconnu',
+  composteurUnknown: 'Type de composteur inconnu',
+  typeBacUnknown: 'Usage inconnu',
+  statutUnknown: 'Statut inconnu',
+  precisionsRequired: 'Précisez la fonction',
+  tel: 'Le numéro de téléphone doit contenir 10 chiffres',
+  email: 'Adresse mail invalide',
+  dateInvalid: 'Date invalide',
+  userUnknown: 'Utilisateur introuvable ou inactif',
+  typeBacLocked: "Impossible de changer l'usage d'une cellule qui a des interventions : désactivez-la et ajoutez-en une autre",
+  siteNotFound: 'Site introuvable.',
+  siteComposteurNotFound: 'Composteur du site introuvable.',
+  demandeurNotFound: 'Demandeur introuvable.',
+} as const;
+
+/** Planned years offered and accepted: current year - 10 to + 20 (spec.md section 9). */
+export function anneeRange(now = new Date()) {
+  const y = now.getFullYear();
+  return { min: y - 10, max: y + 20 };
+}
+
+/** Digits only, +33 turned into 0: '02.98.00-00 00' and '+33 2 98 00 00 00' both become '0298000000'. */
+export function normaliseTel(v: string): string {
+  const compact = v.replace(/[\s.\-()]/g, '');
+  return compact.startsWith('+33') ? `0${compact.slice(3)}` : compact;
+}
+
+/** '0298000000' -> '02 98 00 00 00' for display. */
+export function displayTel(v: string | null | undefined): string {
+  if (!v) return '';
+  return /^\d{10}$/.test(v) ? v.replace(/(\d{2})(?=\d)/g, '$1 ') : v;
+}
+
+const REQUIRED = SITE_MESSAGES.required;
+const emptyToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+
+/** A required whole number; form inputs give '' or strings, the API numbers. */
+function requiredInt(message: string = REQUIRED) {
+  return z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : emptyToUndefined(v)),
+    z.number({ message }).int({ message }),
+  );
+}
+
+/** Optional trimmed text; empty means null. */
+function optionalText(max: number) {
+  return z
+    .string({ message: 'Texte attendu' })
+    .trim()
+    .max(max, { message: `${max} caractères au plus` })
+    .nullish()
+    .transform((v) => (v ? v : null));
+}
+
+/** A calendar date 'YYYY-MM-DD' or an ISO date-time; empty means none. */
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+const DATETIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+const optionalDate = z.preprocess(
+  emptyToUndefined,
+  z
+    .string({ message: SITE_MESSAGES.dateInvalid })
+    .refine((s) => (DATE_RE.test(s) || DATETIME_RE.test(s)) && !Number.isNaN(Date.parse(s)), { message: SITE_MESSAGES.dateInvalid })
+    .optional(),
+);
+
+/**
+ * A calendar date travels as 'YYYY-MM-DD'; stored at noon UTC it is the same day in every
+ * time zone from UTC-11 to UTC+11, so Europe/Paris always shows the date that was typed.
+ */
+export function toStoredDate(s: string | null | undefined): Date | null {
+  if (!s) return null;
+  return new Date(DATE_RE.test(s) ? `${s}T12:00:00Z` : s);
+}
+
+const telSchema = z
+  .string({ message: REQUIRED })
+  .transform(normaliseTel)
+  .pipe(z.string().min(1, { message: REQUIRED }).regex(/^\d{10}$/, { message: SITE_MESSAGES.tel }));
+const optionalTel = z
+  .string()
+  .nullish()
+  .transform((v) => (v ? normaliseTel(v) : null))
+  .pipe(z.string().regex(/^\d{10}$/, { message: SITE_MESSAGES.tel }).nullable());
+const optionalEmail = z
+  .string()
+  .trim()
+  .max(254, { message: '254 caractères au plus' })
+  .nullish()
+  .transform((v) => (v ? v : null))
+  .pipe(z.email({ message: SITE_MESSAGES.email }).nullable());
+const periodeSchema = z.preprocess(emptyToUndefined, z.enum(PERIODES, { message: 'Période inconnue' }).nullish()).transform((v) => v ?? null);
+const anneeSchema = z
+  .preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : emptyToUndefined(v)),
+    z
+      .number({ message: 'Année invalide' })
+      .int({ message: 'Année invalide' })
+      .superRefine((y, ctx) => {
+        // Computed at each check: a server running across New Year moves its range.
+        const r = anneeRange();
+        if (y < r.min || y > r.max) ctx.addIssue({ code: 'custom', message: `L'année doit être comprise entre ${r.min} et ${r.max}` });
+      })
+      .nullish(),
+  )
+  .transform((v) => v ?? null);
+
+const demandeurFields = {
+  fonction: z.enum(FONCTIONS, { message: REQUIRED }),
+  precisions: optionalText(100),
+  telephone: telSchema,
+  telephone2: optionalTel,
+  email: optionalEmail,
+  periodeImplantation: periodeSchema,
+  anneeImplantation: anneeSchema,
+};
+
+function precisionsWhenAutre(v: { fonction?: unknown; precisions?: unknown }, ctx: z.RefinementCtx) {
+  if (v && v.fonction === 'Autre' && !v.precisions) ctx.addIssue({ code: 'custom', path: ['precisions'], message: SITE_MESSAGES.precisionsRequired });
+}
+
+/** The requester of a status 2 site (spec.md section 5 "Requester"). */
+export const demandeurInputSchema = z
+  .object({
+    date: optionalDate,
+    civilite: z.enum(CIVILITES, { message: REQUIRED }),
+    nom: z.string({ message: REQUIRED }).trim().min(1, { message: REQUIRED }).max(100, { message: '100 caractères au plus' }).transform(formatNom),
+    prenom: z.string({ message: REQUIRED }).trim().min(1, { message: REQUIRED }).max(100, { message: '100 caractères au plus' }).transform(formatPrenom),
+    ...demandeurFields,
+  })
+  .superRefine(precisionsWhenAutre, { when: () => true });
+export type DemandeurInput = z.input<typeof demandeurInputSchema>;
+
+export const demandeurUpdateSchema = z.object(demandeurFields).superRefine(precisionsWhenAutre, { when: () => true });
+export type DemandeurUpdate = z.input<typeof demandeurUpdateSchema>;
+
+export const siteComposteurInputSchema = z.object({
+  composteur: requiredInt(),
+  typeBac: requiredInt(),
+  numero: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : emptyToUndefined(v)),
+    z
+      .number({ message: REQUIRED })
+      .int({ message: SITE_MESSAGES.numeroRange })
+      .min(NUMERO_MIN, { message: SITE_MESSAGES.numeroRange })
+      .max(NUMERO_MAX, { message: SITE_MESSAGES.numeroRange }),
+  ),
+});
+export type SiteComposteurInput = z.input<typeof siteComposteurInputSchema>;
+
+/** Two cells of one payload with the same number: the later ones are flagged. */
+function uniqueNumeros(list: unknown, ctx: z.RefinementCtx, pathPrefix: (string | number)[]) {
+  if (!Array.isArray(list)) return;
+  const seen = new Set<number>();
+  list.forEach((c, i) => {
+    const n = (c as { numero?: unknown } | null)?.numero;
+    if (typeof n !== 'number') return;
+    if (seen.has(n)) ctx.addIssue({ code: 'custom', path: [...pathPrefix, i, 'numero'], message: SITE_MESSAGES.numeroTaken });
+    seen.add(n);
+  });
+}
+
+const composteursSchema = z.array(siteComposteurInputSchema, { message: 'Liste attendue' }).max(21, { message: 'Au plus 21 cellules par site' });
+
+const siteCommonFields = {
+  nom: optionalText(SITE_NOM_MAX),
+  adresse: z.string({ message: REQUIRED }).trim().min(1, { message: REQUIRED }).max(200, { message: '200 caractères au plus' }),
+  numero: optionalText(20),
+  complement: optionalText(200),
+  type: requiredInt(),
+  observations: optionalText(2000),
+  cadena: optionalText(CADENA_MAX),
+  dateImplantation: optionalDate,
+  dateInauguration: optionalDate,
+  dateConvention: optionalDate,
+  statut: requiredInt().refine((s) => s === SITE_STATUT.actif || s === SITE_STATUT.demande, { message: SITE_MESSAGES.statutUnknown }),
+};
+
+/** POST /api/admin/site/add. Status 1 carries cells and dates; status 2 a requester. */
+export const siteAddSchema = z
+  .object({
+    ...siteCommonFields,
+    ville: z.string({ message: REQUIRED }).trim().min(1, { message: REQUIRED }).max(100),
+    cp: optionalText(10),
+    composteurs: composteursSchema.optional().default([]),
+    demandeur: demandeurInputSchema.nullish(),
+  })
+  .superRefine(
+    (v, ctx) => {
+      if (!v || typeof v !== 'object') return;
+      if (v.statut === SITE_STATUT.demande && !v.demandeur) ctx.addIssue({ code: 'custom', path: ['demandeur'], message: REQUIRED });
+      uniqueNumeros(v.composteurs, ctx, ['composteurs']);
+    },
+    { when: () => true },
+  );
+export type SiteAddInput = z.input<typeof siteAddSchema>;
+export type SiteAdd = z.output<typeof siteAddSchema>;
+
+/** PUT /api/admin/site/update/{id}; a dateConvention different from the latest one is added to the history. */
+export const siteUpdateSchema = z.object(siteCommonFields);
+export type SiteUpdateInput = z.input<typeof siteUpdateSchema>;
+export type SiteUpdate = z.output<typeof siteUpdateSchema>;
+
+/** PUT /api/admin/site/update/user/{id}: the full list of referents (ids, or user objects). */
+export const siteReferentsSchema = z.object({
+  user: z
+    .array(
+      z.union([requiredInt(SITE_MESSAGES.userUnknown), z.object({ id: requiredInt(SITE_MESSAGES.userUnknown) }).transform((u) => u.id)]),
+      { message: 'Liste attendue' },
+    )
+    .max(200),
+});
+
+export const siteComposteurUpdateSchema = siteComposteurInputSchema.extend({ actif: z.boolean({ message: REQUIRED }) });
+export type SiteComposteurUpdateInput = z.input<typeof siteComposteurUpdateSchema>;
+
+/** PUT /api/admin/site/add/composteur/{id}. */
+export const siteComposteursAddSchema = z
+  .object({ composteurs: composteursSchema.min(1, { message: 'Ajoutez au moins une cellule' }) })
+  .superRefine((v, ctx) => v && uniqueNumeros(v.composteurs, ctx, ['composteurs']), { when: () => true });
+export type SiteComposteursAddInput = z.input<typeof siteComposteursAddSchema>;
+
+const textFilter = z.string().trim().max(200);
+const listOf = <T extends z.ZodType>(item: T) => z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item).max(200));
+
+export const SITE_SORT_FIELDS = [
+  'nom',
+  'ville',
+  'adresse',
+  'complement',
+  'typeSite',
+  'referent',
+  'volume',
+  'nbComposteurs',
+  'cadena',
+  'observations',
+  'statut',
+  'dateConvention',
+  'dateImplantation',
+  'dateInauguration',
+] as const;
+export type SiteSortField = (typeof SITE_SORT_FIELDS)[number];
+
+/** GET /api/admin/site/get/list/by/filters and /api/admin/site/export. */
+export const siteListQuerySchema = listQuerySchema({
+  sortFields: SITE_SORT_FIELDS,
+  defaultSort: 'nom',
+  defaultRowsPerPage: 10,
+  filters: {
+    nom: textFilter,
+    ville: listOf(z.string().max(100)),
+    adresse: textFilter,
+    type: textFilter,
+    statut: listOf(z.coerce.number({ message: SITE_MESSAGES.statutUnknown }).int({ message: SITE_MESSAGES.statutUnknown })),
+  },
+});
+export type SiteListQuery = z.output<typeof siteListQuerySchema>;
+
+export const siteRowSchema = z.object({
+  id: z.number(),
+  code: z.string(),
+  nom: z.string().nullable(),
+  ville: z.string(),
+  cp: z.string(),
+  adresse: z.string(),
+  numero: z.string().nullable(),
+  complement: z.string().nullable(),
+  idType: z.number(),
+  typeSite: z.string(),
+  /** 'NOM Prénom' of each referent, comma-separated. */
+  referent: z.string().nullable(),
+  /** Total litres of the active cells. */
+  volume: z.number(),
+  nbComposteurs: z.number(),
+  cadena: z.string().nullable(),
+  observations: z.string().nullable(),
+  statut: z.string(),
+  idStatut: z.number(),
+  /** ISO date-times. */
+  dateConvention: z.string().nullable(),
+  dateImplantation: z.string().nullable(),
+  dateInauguration: z.string().nullable(),
+  idDemandeur: z.number().nullable(),
+});
+export type SiteRow = z.infer<typeof siteRowSchema>;
+
+export const siteListSchema = z.object({ count: z.number(), sites: z.array(siteRowSchema) });
+export type SiteList = z.infer<typeof siteListSchema>;
+
+export const referentSchema = z.object({ id: z.number(), nom: z.string(), prenom: z.string().nullable() });
+export type Referent = z.infer<typeof referentSchema>;
+
+export const siteDetailSchema = siteRowSchema.extend({
+  /** Convention dates, newest first. */
+  dateConventions: z.array(z.string()),
+  referents: z.array(referentSchema),
+});
+export type SiteDetail = z.infer<typeof siteDetailSchema>;
+
+export const siteComposteurSchema = z.object({
+  id: z.number(),
+  site: z.number(),
+  /** Composter type id. */
+  composteur: z.number(),
+  volume: z.number(),
+  precisions: z.string(),
+  /** Cell type id (also as idTypeBac) and its label. */
+  typeBac: z.number(),
+  idTypeBac: z.number(),
+  libelle: z.string(),
+  numero: z.number(),
+  actif: z.boolean(),
+  /** Whether interventions were recorded on the cell (its use can no longer change). */
+  aInterventions: z.boolean(),
+});
+export type SiteComposteur = z.infer<typeof siteComposteurSchema>;
+
+export const demandeurSchema = z.object({
+  id: z.number(),
+  date: z.string().nullable(),
+  civilite: z.string(),
+  nom: z.string(),
+  prenom: z.string(),
+  fonction: z.string(),
+  precisions: z.string().nullable(),
+  telephone: z.string(),
+  telephone2: z.string().nullable(),
+  email: z.string().nullable(),
+  periodeImplantation: z.string().nullable(),
+  anneeImplantation: z.number().nullable(),
+});
+export type Demandeur = z.infer<typeof demandeurSchema>;
+
+export const siteAddedSchema = z.object({ status: z.literal('success'), id: z.number(), code: z.string() });

@@ -1,0 +1,23 @@
+// The screen map (spec.md section 2). Each domain exports its route arrays from
+// modules/<domain>/<domain>.routes.tsx (lazy routes: a screen's code loads when opened):
+//   <domain>Routes        logged-in screens, mounted under RequireLogin
+//   <domain>PublicRoutes  screens a visitor may open without logging in
+import { createBrowserRouter } from 'react-router';
+import { accountRoutes } from '../modules/account/account.routes';
+import { compostersRoutes } from '../modules/composters/composters.routes';
+import { interventionsPublicRoutes, interventionsRoutes } from '../modules/interventions/interventions.routes';
+import { rolesRoutes } from '../modules/roles/roles.routes';
+import { siteTypesRoutes } from '../modules/site-types/site-types.routes';
+import { sitesRoutes } from '../modules/sites/sites.routes';
+import { usersRoutes } from '../modules/users/users.routes';
+import { buildRoutes, type RouteGroups } from './build-routes';
+
+export const ROUTE_GROUPS: RouteGroups = {
+  // The public interventions list comes first: spec.md checks it before the others.
+  publicRoutes: [...interventionsPublicRoutes, ...accountRoutes],
+  loggedRoutes: [...usersRoutes, ...rolesRoutes, ...compostersRoutes, ...siteTypesRoutes, ...sitesRoutes, ...interventionsRoutes],
+};
+
+export function createAppRouter() {
+  return createBrowserRouter(buildRoutes(ROUTE_GROUPS));
+}

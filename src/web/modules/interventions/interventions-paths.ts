@@ -1,0 +1,35 @@
+// Paths and display labels shared by the interventions screens (kept apart so that a screen
+// importing a label does not pull another screen's chunk).
+import type { ActiveSite } from '../../../shared/schemas/site-choice';
+
+export const SITE_CHOICE_PATH = '/admin/choix/site';
+export const OUTBOX_PATH = '/admin/envois';
+export const siteSheetPath = (siteId: number) => `/admin/fiche/site/${siteId}`;
+
+/** 'QUA012 - rue de Siam (Jardin des Capucins)' (spec.md "Site choice"). */
+export function siteLabel(site: Pick<ActiveSite, 'code' | 'adresse' | 'nom'>): string {
+  return site.nom ? `${site.code} - ${site.adresse} (${site.nom})` : `${site.code} - ${site.adresse}`;
+}
+
+/** 'Cellule n°2 - Maturation' (spec.md "Site sheet"). */
+export function cellLabel(cell: { numero: number; libelleTypeBac: string }): string {
+  return `Cellule n°${cell.numero} - ${cell.libelleTypeBac}`;
+}
+
+const PARIS = new Intl.DateTimeFormat('fr-FR', {
+  timeZone: 'Europe/Paris',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** 'dd/MM/yyyy HH:mm' in Europe/Paris (reference-data.md: the server stores UTC, the UI shows Paris time). */
+export function formatDateTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  const parts = Object.fromEntries(PARIS.formatToParts(date).map((p) => [p.type, p.value]));
+  return `${parts.day}/${parts.month}/${parts.year} ${parts.hour}:${parts.minute}`;
+}

@@ -1,0 +1,396 @@
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { notifications } from '@mantine/notifications';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { browser } from '../../lib/browser';
+import { loggedAs, mockApi, renderApp, reply, type MockHandler } from '../../app/test-utils';
+import type { InterventionSubmission, SiteInfos } from '../../../shared/schemas/interventions';
+import { openOfflineDb } from '../../offline/store';
+import { interventionsPublicRoutes, interventionsRoutes } from './interventions.routes';
+import { QUEUED_MESSAGE, SAVED_MESSAGE } from './site-sheet-page';
+
+const TYPE_ACTIONS = [
+  { id: 1, libelle: 'Retournement', valeur: false, valueKind: 'none', typeBac: [1, 3], aConstantes: false },
+  { id: 3, libelle: 'Transfert', valeur: true, valueKind: 'transfer', typeBac: [1], aConstantes: false },
+  { id: 6, libelle: 'Température', valeur: true, valueKind: 'temperature', typeBac: [1, 3], aConstantes: false },
+  { id: 7, libelle: 'Niveau de broyat', valeur: true, valueKind: 'constant', typeBac: [2], aConstantes: true },
+  { id: 13, libelle: 'Autre intervention', valeur: false, valueKind: 'none', typeBac: [1, 2, 3], aConstantes: false },
+];
+const CONSTANTES = [
+  { idConstante: 1, constante: 'Vide', idAction: 7 },
+  { idConstante: 5, constante: 'Plein', idAction: 7 },
+];
+const SITE: SiteInfos = {
+  id: 5,
+  code: 'QUA005',
+  nom: 'Jardin des Capucins',
+  numero: '12',
+  adresse: 'Rue de Siam',
+  cp: '29200',
+  ville: 'Brest',
+  typeSite: 'Quartier',
+  siteComposteurs: [
+    { id: 51, numero: 1, typeBac: 1, libelleTypeBac: 'Apport', volume: 600, actif: true },
+    { id: 52, numero: 2, typeBac: 2, libelleTypeBac: 'Broyat', volume: 400, actif: true },
+    { id: 53, numero: 3, typeBac: 3, libelleTypeBac: 'Maturation', volume: 600, actif: true },
+  ],
+};
+const ADDED = reply(200, { status: 'success', message: 'Intervention(s) ajouté(s)', interventions: [900], demandes: [] });
+
+function api(extra: Record<string, MockHandler | 'network'> = {}) {
+  return mockApi({
+    'GET /api/logged': loggedAs(['ROLE_USER']),
+    'GET /api/typeAction/get/all': reply(200, TYPE_ACTIONS),
+    'GET /api/typeActionConstante/get/all': reply(200, CONSTANTES),
+    'GET /api/admin/site/get/infos/pour/intervention/5': reply(200, SITE),
+    'GET /api/admin/site/get/all/actif': reply(200, [
+      { id: 5, code: 'QUA005', nom: 'Jardin des Capucins', adresse: 'Rue de Siam', numero: '12', ville: 'Brest', cp: '29200' },
+      { id: 8, code: 'PIM008', nom: null, adresse: 'Rue de Lyon', numero: null, ville: 'Brest', cp: '29200' },
+      { id: 9, code: 'SCO009', nom: 'École Jaurès', adresse: 'Rue Jaurès', numero: null, ville: 'Guipavas', cp: '29490' },
+    ]),
+    ...extra,
+  });
+}
+
+const open = (path: string) => renderApp(path, { loggedRoutes: interventionsRoutes, publicRoutes: interventionsPublicRoutes });
+
+async function choose(label: RegExp, option: string) {
+  const input = await screen.findByRole('combobox', { name: label });
+  await waitFor(() => expect(input).toBeEnabled());
+  await userEvent.click(input);
+  await userEvent.click(await screen.findByRole('option', { name: option }));
+}
+
+async function outboxRows() {
+  return (await openOfflineDb()).outbox.toArray();
+}
+
+beforeAll(async () => {
+  // The validation chunk (zod) is loaded lazily by the screen; compile it once up front.
+  await import('./site-sheet-validation');
+}, 60_000);
+
+beforeEach(async () => {
+  notifications.clean();
+  localStorage.clear();
+  vi.spyOn(browser, 'assign').mockImplementation(() => {});
+  const db = await openOfflineDb();
+  await db.outbox.clear();
+  await db.reference.clear();
+});
+
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+});
+
+describe('site sheet', () => {
+  it('sends a submission through the outbox and says it reached the server', async () => {
+    const calls = api({ 'POST /api/admin/intervention/add': ADDED });
+    const { router } = open('/admin/fiche/site/5');
+    expect(await screen.findByRole('heading', { name: 'Gérer' })).toBeInTheDocument();
+    expect(screen.getByText('Jardin des Capucins (QUA005)')).toBeInTheDocument();
+    await choose(/Choix de la cellule/, 'Cellule n°1 - Apport');
+    await choose(/Quelle action/, 'Retournement');
+    await userEvent.click(screen.getByRole('button', { name: 'Ajouter action' }));
+    const [, second] = screen.getAllByRole('group');
+    await userEvent.click(within(second).getByRole('combobox', { name: /Choix de la cellule/ }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Cellule n°3 - Maturation' }));
+    await userEvent.click(within(second).getByRole('combobox', { name: /Quelle action/ }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Température' }));
+    await userEvent.type(within(second).getByRole('textbox', { name: /Température/ }), '54,5');
+    await userEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
+
+    expect(await screen.findByText(SAVED_MESSAGE)).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/choix/site'));
+    const [post] = calls.callsTo('POST', '/api/admin/intervention/add');
+    const body = post.body as InterventionSubmission;
+    expect(body.site).toBe(5);
+    expect(body.clientId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.values).toEqual([
+      { composteur: 51, action: 1, valeur: null, bacDestination: null, observations: null, demandeIntervention: null },
+      { composteur: 53, action: 6, valeur: 54.5, bacDestination: null, observations: null, demandeIntervention: null },
+    ]);
+    expect(await outboxRows()).toEqual([]);
+  });
+
+  it('disables the actions the chosen cell does not allow', async () => {
+    api();
+    open('/admin/fiche/site/5');
+    expect(await screen.findByRole('combobox', { name: /Quelle action/ })).toBeDisabled();
+    await choose(/Choix de la cellule/, 'Cellule n°2 - Broyat');
+    await userEvent.click(screen.getByRole('combobox', { name: /Quelle action/ }));
+    expect(await screen.findByRole('option', { name: 'Retournement' })).toHaveAttribute('aria-disabled', 'true');
+    expect(screen.getByRole('option', { name: 'Niveau de broyat' })).not.toHaveAttribute('aria-disabled', 'true');
+  });
+
+  it('resets the action and its value when the cell changes, and offers only maturation cells as destination', async () => {
+    api();
+    open('/admin/fiche/site/5');
+    await choose(/Choix de la cellule/, 'Cellule n°1 - Apport');
+    await choose(/Quelle action/, 'Transfert');
+    await userEvent.type(screen.getByRole('textbox', { name: /Quantité transférée/ }), '200');
+    await userEvent.click(screen.getByRole('combobox', { name: /Cellule de destination/ }));
+    expect(await screen.findAllByRole('option')).toHaveLength(1);
+    expect(screen.getByRole('option', { name: 'Cellule n°3 - Maturation' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('option', { name: 'Cellule n°3 - Maturation' }));
+
+    await choose(/Choix de la cellule/, 'Cellule n°3 - Maturation');
+    expect(screen.getByRole('combobox', { name: /Quelle action/ })).toHaveValue('');
+    expect(screen.queryByRole('textbox', { name: /Quantité transférée/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('combobox', { name: /Cellule de destination/ })).not.toBeInTheDocument();
+  });
+
+  it('checks the entry with the shared rules before queuing it', async () => {
+    const calls = api({ 'POST /api/admin/intervention/add': ADDED });
+    open('/admin/fiche/site/5');
+    await screen.findByRole('heading', { name: 'Gérer' });
+    await userEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    expect(await screen.findByText('Veuillez choisir une cellule')).toBeInTheDocument();
+    expect(screen.getByText('Veuillez renseigner les champs obligatoires')).toBeInTheDocument();
+
+    await choose(/Choix de la cellule/, 'Cellule n°1 - Apport');
+    await choose(/Quelle action/, 'Autre intervention');
+    await userEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    expect(await screen.findByText('Les observations sont obligatoires pour cette action')).toBeInTheDocument();
+
+    await choose(/Quelle action/, 'Température');
+    await userEvent.type(screen.getByRole('textbox', { name: /Température/ }), '120');
+    await userEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    expect(await screen.findByText('La température doit être comprise entre -20 et 90 °C')).toBeInTheDocument();
+    expect(calls.callsTo('POST', '/api/admin/intervention/add')).toHaveLength(0);
+    expect(await outboxRows()).toEqual([]);
+  });
+
+  it('keeps the entry on the phone when the server cannot be reached', async () => {
+    api({ 'POST /api/admin/intervention/add': 'network' });
+    const { router } = open('/admin/fiche/site/5');
+    await choose(/Choix de la cellule/, 'Cellule n°2 - Broyat');
+    await choose(/Quelle action/, 'Niveau de broyat');
+    await choose(/Niveau de broyat/, 'Plein');
+    await userEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    expect(await screen.findByText(QUEUED_MESSAGE)).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/choix/site'));
+    const [entry] = await outboxRows();
+    expect(entry).toMatchObject({ state: 'pending', ownerId: 7, payload: { site: 5, values: [{ composteur: 52, action: 7, valeur: 5 }] } });
+    expect(await screen.findByText('1 en attente')).toBeInTheDocument();
+  });
+
+  it("shows the server's errors under the fields and corrects the same entry", async () => {
+    let answer = reply(400, { status: 'error', message: 'Veuillez renseigner les champs obligatoires', errors: [{ key: 'values0.composteur', error: 'Cette cellule est désactivée' }] });
+    const calls = api({ 'POST /api/admin/intervention/add': () => answer });
+    const { router } = open('/admin/fiche/site/5');
+    await choose(/Choix de la cellule/, 'Cellule n°1 - Apport');
+    await choose(/Quelle action/, 'Retournement');
+    await userEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    expect(await screen.findByText('Cette cellule est désactivée')).toBeInTheDocument();
+    const [failed] = await outboxRows();
+    expect(failed).toMatchObject({ state: 'failed', fieldErrors: [{ key: 'values0.composteur', error: 'Cette cellule est désactivée' }] });
+
+    answer = ADDED;
+    await choose(/Choix de la cellule/, 'Cellule n°3 - Maturation');
+    await choose(/Quelle action/, 'Retournement');
+    await userEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/choix/site'));
+    const posts = calls.callsTo('POST', '/api/admin/intervention/add').map((c) => c.body as InterventionSubmission);
+    expect(posts).toHaveLength(2);
+    expect(posts[1].clientId).toBe(posts[0].clientId);
+    expect(posts[1].values[0].composteur).toBe(53);
+    expect(await outboxRows()).toEqual([]);
+  });
+
+  it('opens on the cell of a QR label', async () => {
+    api();
+    open('/admin/fiche/site/5?cellule=53');
+    expect(await screen.findByRole('combobox', { name: /Choix de la cellule/ })).toHaveValue('Cellule n°3 - Maturation');
+  });
+
+  it('opens with no network from the copy kept on the phone', async () => {
+    api();
+    const first = open('/admin/fiche/site/5');
+    await screen.findByRole('heading', { name: 'Gérer' });
+    first.unmount();
+    api({
+      'GET /api/typeActionConstante/get/all': 'network',
+      'GET /api/admin/site/get/infos/pour/intervention/5': 'network',
+    });
+    open('/admin/fiche/site/5');
+    expect(await screen.findByText(/Données du site enregistrées sur le téléphone le/)).toBeInTheDocument();
+    await choose(/Choix de la cellule/, 'Cellule n°2 - Broyat');
+    await choose(/Quelle action/, 'Niveau de broyat');
+    await userEvent.click(screen.getByRole('combobox', { name: /Niveau de broyat/ }));
+    expect(await screen.findByRole('option', { name: 'Vide' })).toBeInTheDocument();
+  });
+});
+
+describe('site choice', () => {
+  it('lists the sites grouped by city with their labels and opens the chosen one', async () => {
+    api();
+    const { router } = open('/admin/choix/site');
+    expect(await screen.findByText('Choisir le site de votre intervention')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('combobox', { name: 'Site' }));
+    expect(await screen.findByText('Guipavas')).toBeInTheDocument();
+    expect(screen.getByRole('option', { name: 'PIM008 - Rue de Lyon' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('option', { name: 'QUA005 - Rue de Siam (Jardin des Capucins)' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/fiche/site/5'));
+  });
+
+  it('goes straight to the only site', async () => {
+    api({ 'GET /api/admin/site/get/all/actif': reply(200, [{ id: 5, code: 'QUA005', nom: null, adresse: 'Rue de Siam', numero: null, ville: 'Brest', cp: '29200' }]) });
+    const { router } = open('/admin/choix/site');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin/fiche/site/5'));
+  });
+
+  it('says when no site is linked to the profile', async () => {
+    api({ 'GET /api/admin/site/get/all/actif': reply(200, []) });
+    open('/admin/choix/site');
+    expect(await screen.findByText("Vous n'avez aucun site de compostage collectif lié à votre profil.")).toBeInTheDocument();
+  });
+});
+
+describe('outbox page', () => {
+  async function queueOne(state: 'failed' | 'pending') {
+    const db = await openOfflineDb();
+    await db.outbox.add({
+      clientId: '0b7c2a3e-1111-4222-8333-444455556666',
+      payload: {
+        clientId: '0b7c2a3e-1111-4222-8333-444455556666',
+        site: 5,
+        date: '2026-03-02T09:30:00.000Z',
+        values: [{ composteur: 53, action: 6, valeur: 120, bacDestination: null, observations: null, demandeIntervention: null }],
+      },
+      createdAt: Date.now(),
+      ownerId: 7,
+      ownerName: 'jean@exemple.fr',
+      siteLabel: 'QUA005 - Rue de Siam (Jardin des Capucins)',
+      state,
+      attempts: 1,
+      nextAttemptAt: Date.now(),
+      lastError: state === 'failed' ? 'Veuillez renseigner les champs obligatoires' : null,
+      fieldErrors: state === 'failed' ? [{ key: 'values0.valeur', error: 'La température doit être comprise entre -20 et 90 °C' }] : [],
+    });
+  }
+
+  it('lists the waiting entries and reopens a refused one with its errors under the fields', async () => {
+    api({ 'POST /api/admin/intervention/add': reply(400, { status: 'error', errors: [] }) });
+    await queueOne('failed');
+    const { router } = open('/admin/envois');
+    const card = await screen.findByRole('listitem', { name: /QUA005 - Rue de Siam/ });
+    expect(within(card).getByText('En échec')).toBeInTheDocument();
+    expect(within(card).getByText('La température doit être comprise entre -20 et 90 °C')).toBeInTheDocument();
+    expect(screen.getByText('1 en échec')).toBeInTheDocument();
+    await userEvent.click(within(card).getByRole('button', { name: 'Corriger' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?corriger=0b7c2a3e-1111-4222-8333-444455556666'));
+    const temperature = await screen.findByRole('textbox', { name: /Température/ });
+    expect(temperature).toHaveValue('120');
+    expect(screen.getByText('La température doit être comprise entre -20 et 90 °C')).toBeInTheDocument();
+  });
+
+  it('discards an entry only after confirmation', async () => {
+    api();
+    await queueOne('failed');
+    open('/admin/envois');
+    const card = await screen.findByRole('listitem', { name: /QUA005/ });
+    await userEvent.click(within(card).getByRole('button', { name: 'Supprimer' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Non' }));
+    expect(await outboxRows()).toHaveLength(1);
+    await userEvent.click(within(card).getByRole('button', { name: 'Supprimer' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Oui' }));
+    await waitFor(async () => expect(await outboxRows()).toHaveLength(0));
+    expect(await screen.findByText('Aucun résultat')).toBeInTheDocument();
+  });
+
+  it('sends the waiting entries from the button', async () => {
+    const calls = api({ 'POST /api/admin/intervention/add': ADDED });
+    const db = await openOfflineDb();
+    await queueOne('pending');
+    await db.outbox.update('0b7c2a3e-1111-4222-8333-444455556666', { payload: { clientId: '0b7c2a3e-1111-4222-8333-444455556666', site: 5, date: '2026-03-02T09:30:00.000Z', values: [] }, nextAttemptAt: Date.now() + 3_600_000 });
+    open('/admin/envois');
+    await userEvent.click(await screen.findByRole('button', { name: 'Envoyer maintenant' }));
+    await waitFor(async () => expect(await outboxRows()).toHaveLength(0));
+    expect(calls.callsTo('POST', '/api/admin/intervention/add').length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('logout with unsent entries', () => {
+  it('warns first and never deletes the entries', async () => {
+    api();
+    const db = await openOfflineDb();
+    open('/admin/envois');
+    await screen.findByRole('heading', { name: 'Envois en attente' });
+    await db.outbox.add({
+      clientId: '5f0c2a3e-1111-4222-8333-444455556666',
+      payload: { clientId: '5f0c2a3e-1111-4222-8333-444455556666', site: 5, date: '2026-03-02T09:30:00.000Z', values: [] },
+      createdAt: Date.now(),
+      ownerId: 7,
+      ownerName: 'jean@exemple.fr',
+      siteLabel: 'QUA005 - Rue de Siam',
+      state: 'pending',
+      attempts: 0,
+      nextAttemptAt: Date.now(),
+      lastError: null,
+      fieldErrors: [],
+    });
+    const { requestLogout } = await import('../../app/logout');
+
+    const stay = requestLogout();
+    expect(await screen.findByText(/1 saisie n’a pas encore été envoyée/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Rester connecté' }));
+    expect(await stay).toBe(false);
+    expect(browser.assign).not.toHaveBeenCalled();
+
+    const leave = requestLogout();
+    await userEvent.click(await screen.findByRole('button', { name: 'Se déconnecter' }));
+    expect(await leave).toBe(true);
+    expect(browser.assign).toHaveBeenCalledWith('/logout');
+    expect(await outboxRows()).toHaveLength(1);
+  });
+});
+
+describe('public site interventions', () => {
+  // mantine-datatable shows a column when matchMedia('') matches, as in a real browser; the
+  // shared jsdom stub matches nothing.
+  const originalMatchMedia = window.matchMedia;
+  beforeAll(() => {
+    Element.prototype.scrollTo ??= function scrollTo() {};
+    window.matchMedia = (query: string) => ({ ...originalMatchMedia(query), matches: query.trim() === '' }) as MediaQueryList;
+  });
+  afterAll(() => {
+    window.matchMedia = originalMatchMedia;
+  });
+
+  it('shows the contact banner and the rows with their displayed values', async () => {
+    const calls = api({
+      'GET /api/logged': reply(200, { logged: false, user: null }),
+      'GET /api/typeBac/get/all': reply(200, [
+        { id: 1, libelle: 'Apport' },
+        { id: 3, libelle: 'Maturation' },
+      ]),
+      'GET /api/intervention/get/list/by/site/5': reply(200, {
+        count: 1,
+        interventions: [
+          { id: 1, date: '2026-03-02T09:30:00.000Z', idAction: 3, typeAction: 'Transfert', typeBac: 'Apport', idTypeBac: 1, numeroBac: 1, valeur: '200 L vers le composteur n°3', observations: 'RAS' },
+        ],
+      }),
+    });
+    open('/interventions/site/5');
+    expect(
+      await screen.findByText(/Vous avez une question \? Vous souhaiter vous investir dans le compostage collectif \? Vous pouvez joindre le Maitre composteur au : 02 98 00 00 00/, undefined, {
+        timeout: 10_000,
+      }),
+    ).toBeInTheDocument();
+    expect(await screen.findByText('200 L vers le composteur n°3', undefined, { timeout: 5_000 })).toBeInTheDocument();
+    expect(screen.getByText('02/03/2026 10:30')).toBeInTheDocument();
+    const headers = [...document.querySelectorAll('thead th')].map((th) => th.textContent?.trim());
+    expect(headers).toEqual(['Date', 'Action', 'Type Cellule', 'Cellule N°', 'Valeur', 'Observations']);
+    const [list] = calls.callsTo('GET', '/api/intervention/get/list/by/site/5');
+    expect(decodeURIComponent(list.path)).toContain('sort[name]=date&sort[direction]=desc');
+  });
+
+  it('says when the site does not exist', async () => {
+    api({ 'GET /api/logged': reply(200, { logged: false, user: null }), 'GET /api/intervention/get/list/by/site/404': reply(404, { status: 'error', message: 'Site introuvable' }) });
+    open('/interventions/site/404');
+    expect(await screen.findByText('Site introuvable', undefined, { timeout: 5_000 })).toBeInTheDocument();
+  });
+});

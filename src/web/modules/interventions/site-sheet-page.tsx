@@ -1,0 +1,464 @@
+// /admin/fiche/site/{id} (spec.md "Site sheet"): the 'Gérer' form recording one or more actions
+// on the cells of a site. Works with no network: the site, its cells and the catalogue come
+// from the phone's copy, the entry is validated with the server's own rules and goes through
+// the outbox. `?cellule={cellId}` preselects a cell (QR labels); `?corriger={clientId}` reopens
+// an entry the server refused, with its errors under the fields.
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Fieldset,
+  Group,
+  Loader,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { DateTimePicker } from '@mantine/dates';
+import { notifications } from '@mantine/notifications';
+import { useQuery } from '@tanstack/react-query';
+import { HTTPError } from 'ky';
+import dayjs from 'dayjs';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { typeActionsQuery } from '../../app/bootstrap.api';
+import { useSessionStore } from '../../app/session-store';
+import { notifySuccess } from '../../lib/notify';
+import type { FieldError } from '../../../shared/errors';
+import type { TypeAction, TypeActionConstante } from '../../../shared/schemas/reference';
+import type { SiteInfos } from '../../../shared/schemas/interventions';
+import { newClientId } from '../../offline/client-id';
+import { useOutboxEntry, type InterventionOutboxEntry } from '../../offline/hooks';
+import { submitIntervention } from '../../offline/outbox-runner';
+import { constantesQuery, siteInfosQuery } from './interventions.api';
+import { OfflineBanner } from './offline-banner';
+import { MAX_BLOCKS, useSheetForm, type SheetErrors } from './use-sheet-form';
+import { cellLabel, OUTBOX_PATH, SITE_CHOICE_PATH, siteLabel } from './interventions-paths';
+import {
+  errorKeyToPath,
+  fromSubmission,
+  initialSheetValues,
+  nowValue,
+  OBSERVATIONS_REQUIRED_ACTION,
+  toSubmission,
+  TRANSFER_DESTINATION_TYPE_BAC,
+  valueKindOf,
+  type SheetFormValues,
+} from './site-sheet-form';
+
+/** Input bounds of reference-data.md, as hints to the inputs; the shared validation decides. */
+const LITRES_MAX = 10_000;
+const TEMPERATURE_MIN = -20;
+const TEMPERATURE_MAX = 90;
+
+const loadValidation = () => import('./site-sheet-validation');
+
+export const SAVED_MESSAGE = 'Intervention(s) ajouté(s)';
+export const QUEUED_MESSAGE = 'Intervention enregistrée sur le téléphone, elle sera envoyée dès le retour du réseau';
+export const REQUIRED_FIELDS_MESSAGE = 'Veuillez renseigner les champs obligatoires';
+
+/** Server keys (values0.valeur) to form paths (values.0.valeur); the rest goes to the banner. */
+function toFormErrors(errors: readonly FieldError[], values: SheetFormValues): { fields: SheetErrors; unmatched: FieldError[] } {
+  const fields: SheetErrors = {};
+  const unmatched: FieldError[] = [];
+  for (const e of errors) {
+    const path = errorKeyToPath(e.key, values);
+    if (path === null) unmatched.push(e);
+    else if (!(path in fields)) fields[path] = e.error;
+  }
+  return { fields, unmatched };
+}
+
+function loadErrorText(error: unknown): string {
+  if (error instanceof HTTPError) {
+    if (error.response.status === 404) return 'Site introuvable';
+    if (error.response.status === 403) return 'Accès non authorisé.';
+    return 'Une erreur est survenue';
+  }
+  return 'Ce site n’est pas encore disponible hors ligne : ouvrez-le une première fois avec du réseau.';
+}
+
+export function SiteSheetPage() {
+  const params = useParams();
+  const siteId = Number(params.id);
+  const validId = Number.isInteger(siteId) && siteId > 0;
+  const [search] = useSearchParams();
+  const correcting = search.get('corriger');
+  const infos = useQuery({ ...siteInfosQuery(siteId), enabled: validId });
+  const typeActions = useQuery(typeActionsQuery());
+  const constantes = useQuery(constantesQuery());
+  const entry = useOutboxEntry(correcting);
+
+  if (!validId) return <PageAlert text="Site introuvable" />;
+  if (infos.isError) return <PageAlert text={loadErrorText(infos.error)} />;
+  if (typeActions.isError || constantes.isError) return <PageAlert text="Le catalogue des actions n’est pas disponible : reconnectez-vous au réseau puis réessayez." />;
+  if (infos.isPending || typeActions.isPending || constantes.isPending || entry === undefined) {
+    return (
+      <Center py="xl" role="status" aria-live="polite">
+        <Stack align="center" gap="sm">
+          <Loader aria-hidden />
+          <Text>Chargement…</Text>
+        </Stack>
+      </Center>
+    );
+  }
+  if (correcting && entry === null) {
+    return <PageAlert text="Cette saisie n’est plus dans la file d’envoi : elle a été envoyée ou supprimée." />;
+  }
+  return (
+    <SiteSheetForm
+      key={`${siteId}-${correcting ?? ''}`}
+      site={infos.data.data}
+      offlineSince={infos.data.offline ? infos.data.fetchedAt : null}
+      typeActions={typeActions.data}
+      constantes={constantes.data}
+      preselectedCell={search.get('cellule')}
+      entry={entry}
+    />
+  );
+}
+
+function PageAlert({ text }: { text: string }) {
+  return (
+    <Stack maw={720} mx="auto">
+      <Alert color="red" role="alert">
+        {text}
+      </Alert>
+      <Anchor component={Link} to={SITE_CHOICE_PATH}>
+        Retour au choix du site
+      </Anchor>
+    </Stack>
+  );
+}
+
+interface FormProps {
+  site: SiteInfos;
+  offlineSince: number | null;
+  typeActions: TypeAction[];
+  constantes: TypeActionConstante[];
+  preselectedCell: string | null;
+  entry: InterventionOutboxEntry | null;
+}
+
+function SiteSheetForm({ site, offlineSince, typeActions, constantes, preselectedCell, entry }: FormProps) {
+  const navigate = useNavigate();
+  const userId = useSessionStore((s) => s.id);
+  const username = useSessionStore((s) => s.username);
+  const cells = useMemo(() => [...site.siteComposteurs].sort((a, b) => a.numero - b.numero), [site.siteComposteurs]);
+  const preselected = preselectedCell !== null && cells.some((c) => String(c.id) === preselectedCell) ? preselectedCell : null;
+  // The entry's identity: kept across corrections so the server can never record it twice.
+  const [clientId] = useState(() => entry?.clientId ?? newClientId());
+  const [stored, setStored] = useState(entry !== null);
+  const [banner, setBanner] = useState<{ title: string; lines: string[] } | null>(() =>
+    entry?.lastError ? { title: entry.lastError, lines: [] } : null,
+  );
+  const [saving, setSaving] = useState(false);
+
+  const form = useSheetForm(
+    entry ? fromSubmission(entry.payload) : initialSheetValues(preselected),
+    entry ? toFormErrors(entry.fieldErrors, fromSubmission(entry.payload)).fields : {},
+  );
+
+  useEffect(() => {
+    // Fetched while the user fills the form, so saving does not wait for it.
+    void loadValidation();
+  }, []);
+
+  const cellOf = (id: string | null) => cells.find((c) => String(c.id) === id) ?? null;
+  const cellOptions = cells.map((c) => ({ value: String(c.id), label: cellLabel(c) }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (saving || userId === null) return;
+    setSaving(true);
+    setBanner(null);
+    const { values } = form;
+    try {
+      const { validateSubmission, asSubmission } = await loadValidation();
+      const draft = toSubmission(values, { clientId, siteId: site.id, typeActions });
+      const errors = validateSubmission(draft, { typeActions, constantes, site });
+      if (errors.length > 0) {
+        const { fields, unmatched } = toFormErrors(errors, values);
+        form.setErrors(fields);
+        // Errors without a field (the number of blocks) still have to be seen.
+        setBanner({ title: REQUIRED_FIELDS_MESSAGE, lines: unmatched.map((e) => e.error) });
+        return;
+      }
+      form.setErrors({});
+      const payload = asSubmission(draft, errors);
+      const outcome = await submitIntervention(
+        payload,
+        { ownerId: userId, ownerName: username ?? '', siteLabel: siteLabel(site) },
+        { correcting: stored },
+      );
+      setStored(true);
+      switch (outcome.kind) {
+        case 'sent':
+          notifySuccess(SAVED_MESSAGE);
+          void navigate(SITE_CHOICE_PATH);
+          return;
+        case 'queued':
+        case 'auth':
+          notifications.show({ message: QUEUED_MESSAGE, color: 'blue', autoClose: 6000 });
+          void navigate(SITE_CHOICE_PATH);
+          return;
+        case 'invalid': {
+          const { fields, unmatched } = toFormErrors(outcome.errors, values);
+          form.setErrors(fields);
+          setBanner({ title: outcome.message || REQUIRED_FIELDS_MESSAGE, lines: unmatched.map((e) => e.error) });
+          return;
+        }
+        case 'rejected':
+          setBanner({ title: outcome.message, lines: ['La saisie reste dans la liste des envois, où vous pouvez la renvoyer ou la supprimer.'] });
+          return;
+      }
+    } catch {
+      // The validation chunk could not load or IndexedDB refused the write: nothing was saved.
+      setBanner({ title: 'Une erreur est survenue', lines: ['La saisie n’a pas pu être enregistrée sur le téléphone.'] });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const addressLine = [site.numero, site.adresse].filter(Boolean).join(' ');
+  const now = new Date();
+
+  return (
+    <Stack maw={720} mx="auto" gap="md">
+      <OfflineBanner />
+      <Paper withBorder radius="md" p="md" component="section" aria-labelledby="site-sheet-title">
+        <Stack gap="md">
+          <div>
+            <Title order={2} id="site-sheet-title">
+              Gérer
+            </Title>
+            <Text fw={600}>
+              {site.nom ? `${site.nom} (${site.code})` : site.code}
+            </Text>
+            <Text size="sm">{addressLine}</Text>
+            <Text size="sm">
+              {site.cp} {site.ville}
+            </Text>
+            <Text size="sm" c="dimmed">
+              {site.typeSite}
+            </Text>
+            {offlineSince !== null && (
+              <Text size="xs" c="dimmed">
+                Données du site enregistrées sur le téléphone le {dayjs(offlineSince).format('DD/MM/YYYY à HH:mm')}
+              </Text>
+            )}
+          </div>
+
+          {entry && (
+            <Alert color="orange" title="Correction d’une saisie refusée par le serveur">
+              Corrigez les champs signalés puis enregistrez : la saisie sera renvoyée.
+            </Alert>
+          )}
+          {preselectedCell !== null && preselected === null && (
+            <Alert color="orange" role="alert">
+              Cette cellule n’existe pas ou n’est plus active sur ce site : choisissez-la dans la liste.
+            </Alert>
+          )}
+          {banner && (
+            <Alert color="red" role="alert" title={banner.title}>
+              {banner.lines.length > 0 && (
+                <Stack gap={2}>
+                  {banner.lines.map((line) => (
+                    <Text key={line} size="sm">
+                      {line}
+                    </Text>
+                  ))}
+                  {stored && (
+                    <Anchor component={Link} to={OUTBOX_PATH} size="sm">
+                      Voir les envois
+                    </Anchor>
+                  )}
+                </Stack>
+              )}
+            </Alert>
+          )}
+          {cells.length === 0 && <Alert color="orange">Ce site n’a aucune cellule active.</Alert>}
+
+          <form onSubmit={submit} noValidate>
+            <Stack gap="md">
+              {form.values.values.map((block, index) => {
+                const cell = cellOf(block.composteur);
+                const action = typeActions.find((a) => String(a.id) === block.action) ?? null;
+                const kind = valueKindOf(block.action, typeActions);
+                const error = (field: string) => form.errors[`values.${index}.${field}`];
+                return (
+                  <Fieldset key={index} legend={`Action ${index + 1}`}>
+                    <Stack gap="sm">
+                      <Select
+                        label="Choix de la cellule"
+                        withAsterisk
+                        placeholder="Choisir une cellule"
+                        data={cellOptions}
+                        value={block.composteur}
+                        error={error('composteur')}
+                        // Another cell: the action and its value may no longer apply.
+                        onChange={(value) => form.updateBlock(index, { composteur: value, action: null, valeur: null, bacDestination: null })}
+                      />
+                      <Select
+                        label="Quelle action"
+                        withAsterisk
+                        placeholder={cell ? 'Choisir une action' : 'Choisissez d’abord une cellule'}
+                        disabled={!cell}
+                        data={typeActions.map((a) => ({ value: String(a.id), label: a.libelle, disabled: !cell || !a.typeBac.includes(cell.typeBac) }))}
+                        value={block.action}
+                        error={error('action')}
+                        onChange={(value) => form.updateBlock(index, { action: value, valeur: null, bacDestination: null })}
+                      />
+                      <ValueInput
+                        kind={kind}
+                        action={action}
+                        constantes={constantes}
+                        value={block.valeur}
+                        error={error('valeur')}
+                        onValue={(valeur) => form.updateBlock(index, { valeur })}
+                      />
+                      {kind === 'transfer' && (
+                        <Select
+                          label="Cellule de destination"
+                          withAsterisk
+                          placeholder="Choisir une cellule de maturation"
+                          data={cells
+                            .filter((c) => c.typeBac === TRANSFER_DESTINATION_TYPE_BAC && String(c.id) !== block.composteur)
+                            .map((c) => ({ value: String(c.id), label: cellLabel(c) }))}
+                          nothingFoundMessage="Aucun résultat"
+                          value={block.bacDestination}
+                          error={error('bacDestination')}
+                          onChange={(bacDestination) => form.updateBlock(index, { bacDestination })}
+                        />
+                      )}
+                      <Textarea
+                        label="Observations (si besoin)"
+                        withAsterisk={block.action === String(OBSERVATIONS_REQUIRED_ACTION)}
+                        rows={3}
+                        maxLength={1000}
+                        value={block.observations}
+                        error={error('observations')}
+                        onChange={(e) => form.updateBlock(index, { observations: e.currentTarget.value })}
+                      />
+                    </Stack>
+                  </Fieldset>
+                );
+              })}
+
+              <Group gap="sm">
+                <Button variant="light" onClick={form.addBlock} disabled={form.values.values.length >= MAX_BLOCKS}>
+                  Ajouter action
+                </Button>
+                {form.values.values.length > 1 && (
+                  <Button variant="subtle" color="red" onClick={form.removeLastBlock}>
+                    Supprimer dernière action
+                  </Button>
+                )}
+              </Group>
+
+              <DateTimePicker
+                label="Date de l'intervention"
+                withAsterisk
+                valueFormat="DD/MM/YYYY HH:mm"
+                maxDate={now}
+                presets={[{ value: nowValue(now), label: 'Aujourd’hui' }]}
+                timePickerProps={{ format: '24h' }}
+                value={form.values.date}
+                onChange={(date) => form.setDate(date)}
+                error={form.errors.date}
+              />
+
+              <Group justify="space-between" gap="sm">
+                <Button component={Link} to={`/interventions/site/${site.id}`} variant="default">
+                  Voir les interventions
+                </Button>
+                <Group gap="sm">
+                  <Button component={Link} to={`/admin/fiche/site/${site.id}/etiquettes`} variant="subtle">
+                    Étiquettes QR des cellules
+                  </Button>
+                  <Button type="submit" loading={saving}>
+                    Enregistrer
+                  </Button>
+                </Group>
+              </Group>
+            </Stack>
+          </form>
+        </Stack>
+      </Paper>
+    </Stack>
+  );
+}
+
+interface ValueInputProps {
+  kind: TypeAction['valueKind'];
+  action: TypeAction | null;
+  constantes: TypeActionConstante[];
+  value: string | number | null;
+  error: string | undefined;
+  onValue: (value: string | number | null) => void;
+}
+
+/** The value input of the chosen action (spec.md section 5). */
+function ValueInput({ kind, action, constantes, value, error, onValue }: ValueInputProps) {
+  switch (kind) {
+    case 'litres':
+    case 'transfer':
+      // A plain text input with the phone's number keyboard: the shared validation reads it
+      // (whole litres, 0 to 10 000) and says what is wrong in French.
+      return (
+        <TextInput
+          label={kind === 'transfer' ? 'Quantité transférée (litres)' : 'Quantité (litres)'}
+          withAsterisk
+          inputMode="numeric"
+          autoComplete="off"
+          description={`De 0 à ${LITRES_MAX.toLocaleString('fr-FR')} litres`}
+          value={value === null ? '' : String(value)}
+          onChange={(e) => onValue(e.currentTarget.value)}
+          error={error}
+        />
+      );
+    case 'temperature':
+      return (
+        <TextInput
+          label="Température (°C)"
+          withAsterisk
+          inputMode="decimal"
+          autoComplete="off"
+          description={`De ${TEMPERATURE_MIN} à ${TEMPERATURE_MAX} °C, par exemple 54,5`}
+          value={value === null ? '' : String(value).replace('.', ',')}
+          onChange={(e) => onValue(e.currentTarget.value)}
+          error={error}
+        />
+      );
+    case 'constant':
+      return (
+        <Select
+          label={action?.libelle ?? 'Valeur'}
+          withAsterisk
+          placeholder="Choisir"
+          data={constantes.filter((c) => c.idAction === action?.id).map((c) => ({ value: String(c.idConstante), label: c.constante }))}
+          value={value === null || value === '' ? null : String(value)}
+          onChange={(v) => onValue(v)}
+          error={error}
+        />
+      );
+    case 'text':
+      return (
+        <TextInput
+          label="Précisions"
+          withAsterisk
+          maxLength={500}
+          value={value === null ? '' : String(value)}
+          onChange={(e) => onValue(e.currentTarget.value)}
+          error={error}
+        />
+      );
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,116 @@
+// Dialog of one role, titled with its name: the agents holding it (photo or initials), a
+// remove button each, the 'Ajouter' row, and 'Annuler' / 'Enregistrer', which replaces the
+// role's agents (PUT /api/admin/role/update/{id}).
+import { useState } from 'react';
+import { ActionIcon, Alert, Avatar, Button, Center, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { IconPlus, IconX } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { agentName, initials, ROLE_MESSAGES, type Agent, type RoleDetail, type RoleRow } from '../../../shared/schemas/roles';
+import { readFailure } from '../../lib/api';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import { AddAgentDialog } from './add-agent-dialog';
+import { roleQuery, rolesKeys, updateRole } from './roles.api';
+
+export function RoleDialog({ role, onClose }: { role: RoleRow | null; onClose: () => void }) {
+  const detail = useQuery({ ...roleQuery(role?.id ?? 0), enabled: role !== null });
+  return (
+    <Modal closeButtonProps={{ 'aria-label': 'Fermer' }} opened={role !== null} onClose={onClose} title={role?.libelle} size="lg">
+      {role &&
+        (detail.isPending ? (
+          <Center py="xl">
+            <Loader aria-label="Chargement" />
+          </Center>
+        ) : detail.isError ? (
+          <Alert color="red" role="alert">
+            Une erreur est survenue : les agents de ce rôle n&apos;ont pas pu être chargés.
+          </Alert>
+        ) : (
+          <RoleAgentsForm key={detail.data.id} role={detail.data} onDone={onClose} />
+        ))}
+    </Modal>
+  );
+}
+
+function RoleAgentsForm({ role, onDone }: { role: RoleDetail; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const [agents, setAgents] = useState<Agent[]>(role.agents);
+  const [adding, setAdding] = useState(false);
+  const [banner, setBanner] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const save = async () => {
+    setBanner(null);
+    setSaving(true);
+    try {
+      const res = await updateRole(role.id, { agents: agents.map((a) => a.id) });
+      notifySuccess(res.message ?? ROLE_MESSAGES.saved);
+      await queryClient.invalidateQueries({ queryKey: rolesKeys.all });
+      onDone();
+    } catch (e) {
+      const failure = await readFailure(e);
+      if (failure.status === 401 || failure.status === 403) return;
+      if (failure.status === 400 && failure.errors.length > 0) {
+        setBanner(failure.errors.map((x) => x.error).join(' : '));
+        notifyError('Veuillez renseigner les champs obligatoires');
+      } else {
+        setBanner(failure.message && failure.status !== 500 ? failure.message : 'Une erreur est survenue.');
+        notifyError('Une erreur est survenue');
+      }
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Stack gap="sm">
+      {banner && (
+        <Alert color="red" role="alert">
+          {banner}
+        </Alert>
+      )}
+      {agents.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          Aucun agent
+        </Text>
+      ) : (
+        <Stack gap={6} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={`Agents ${role.libelle}`}>
+          {agents.map((a) => (
+            <Group key={a.id} component="li" justify="space-between" wrap="nowrap">
+              <Group gap="sm" wrap="nowrap">
+                <Avatar src={a.photo} alt={agentName(a)} radius="xl" color="green">
+                  {initials(a)}
+                </Avatar>
+                <Text size="sm">{agentName(a)}</Text>
+              </Group>
+              <ActionIcon variant="subtle" color="red" aria-label={`Retirer ${agentName(a)}`} onClick={() => setAgents((list) => list.filter((x) => x.id !== a.id))}>
+                <IconX size={18} aria-hidden />
+              </ActionIcon>
+            </Group>
+          ))}
+        </Stack>
+      )}
+      <Group>
+        <Button variant="light" leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setAdding(true)}>
+          Ajouter
+        </Button>
+      </Group>
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onDone}>
+          Annuler
+        </Button>
+        <Button onClick={() => void save()} loading={saving}>
+          Enregistrer
+        </Button>
+      </Group>
+      <AddAgentDialog
+        opened={adding}
+        exclude={agents.map((a) => a.id)}
+        onClose={() => setAdding(false)}
+        onAdd={(agent) => {
+          setAgents((list) => [...list, agent]);
+          setAdding(false);
+        }}
+      />
+    </Stack>
+  );
+}

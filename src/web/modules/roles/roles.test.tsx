@@ -1,0 +1,76 @@
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loggedAs, mockApi, renderApp, reply } from '../../app/test-utils';
+import { DEBOUNCE_MS } from '../../components/use-list-query';
+import { rolesRoutes } from './roles.routes';
+
+// mantine-datatable shows a column when matchMedia('') matches, as in a real browser.
+const originalMatchMedia = window.matchMedia;
+beforeAll(() => {
+  Element.prototype.scrollTo ??= function scrollTo() {};
+  window.matchMedia = (query: string) => ({ ...originalMatchMedia(query), matches: query.trim() === '' }) as MediaQueryList;
+});
+afterAll(() => {
+  window.matchMedia = originalMatchMedia;
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const ROLE = { id: 6, libelle: 'ROLE_ADMIN_UPDATE' };
+const LOIC = { id: 40, prenom: 'Loïc', nom: 'KERGUELEN', photo: null };
+const ANNE = { id: 41, prenom: 'Anne', nom: 'MORVAN', photo: '/photos/anne.jpg' };
+
+function open() {
+  const api = mockApi({
+    'GET /api/logged': loggedAs(['ROLE_ADMIN_ROLE']),
+    'GET /api/admin/role/get/list/by/filters': reply(200, { count: 1, roles: [ROLE] }),
+    'GET /api/admin/role/get/6': reply(200, { ...ROLE, agents: [LOIC] }),
+    // The server's answer is shown as is, even when it does not contain what was typed.
+    'GET /api/admin/agent/get/by/name': reply(200, [ANNE]),
+    'PUT /api/admin/role/update/6': reply(200, { status: 'success', message: 'Enregistrement effectué' }),
+  });
+  renderApp('/admin/role', { loggedRoutes: rolesRoutes });
+  return api;
+}
+
+describe('roles screen', () => {
+  it('loads ten roles per page and explains every role', async () => {
+    const api = open();
+    expect(await screen.findByText('ROLE_ADMIN_UPDATE')).toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/admin/role/get/list/by/filters')[0].path).toContain('rowsPerPage=10');
+    expect(screen.getByText('Signification des rôles')).toBeInTheDocument();
+    expect(screen.getByText(/Gérer les utilisateurs externes/)).toBeInTheDocument();
+  });
+
+  it('adds an agent found by the server one second after typing, removes another, and saves the ids', async () => {
+    const api = open();
+    await userEvent.click(await screen.findByRole('button', { name: 'Gérer les agents du rôle ROLE_ADMIN_UPDATE' }));
+    const dialog = await screen.findByRole('dialog', { name: 'ROLE_ADMIN_UPDATE' });
+    expect(await within(dialog).findByText('Loïc KERGUELEN')).toBeInTheDocument();
+    expect(within(dialog).getByText('LK')).toBeInTheDocument();
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Ajouter' }));
+    const add = await screen.findByRole('dialog', { name: 'Ajouter' });
+    await userEvent.click(within(add).getByRole('button', { name: 'Ajouter' }));
+    expect(within(add).getByText('Veuillez sélectionner un agent')).toBeInTheDocument();
+
+    const searches = () => api.callsTo('GET', '/api/admin/agent/get/by/name').map((c) => new URL(c.path, 'http://x').searchParams.get('name'));
+    await userEvent.type(within(add).getByRole('combobox', { name: 'Ajouter un agent' }), 'zz');
+    await new Promise((r) => setTimeout(r, DEBOUNCE_MS - 400));
+    expect(searches()).not.toContain('zz');
+    await waitFor(() => expect(searches()).toContain('zz'), { timeout: 2000 });
+    await userEvent.click(await within(add).findByRole('option', { name: 'Anne MORVAN' }));
+    await userEvent.click(within(add).getByRole('button', { name: 'Ajouter' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Ajouter' })).not.toBeInTheDocument());
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Retirer Loïc KERGUELEN' }));
+    expect(within(dialog).queryByText('Loïc KERGUELEN')).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('img', { name: 'Anne MORVAN' })).toHaveAttribute('src', '/photos/anne.jpg');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    expect(await screen.findByText('Enregistrement effectué')).toBeInTheDocument();
+    expect(api.callsTo('PUT', '/api/admin/role/update/6')[0].body).toEqual({ agents: [ANNE.id] });
+  });
+});

@@ -1,0 +1,231 @@
+// The cells of a status 1 site: the list (deactivated cells in grey, 'Désactivé - ' first),
+// a 'Désactiver' switch per cell, a nested dialog to edit one cell, and new cells to add.
+// Cells are never deleted: interventions point to them.
+import { useState } from 'react';
+import { ActionIcon, Alert, Button, Center, Divider, Group, Loader, Modal, NumberInput, Paper, Select, Stack, Switch, Text, Title, Tooltip } from '@mantine/core';
+import { IconPencil } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { NUMERO_MAX, NUMERO_MIN, siteComposteursAddSchema, siteComposteurUpdateSchema, type SiteComposteur } from '../../../shared/schemas/sites';
+import { useZodForm } from '../../lib/form';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import { readFailure } from '../../lib/api';
+import { showSaveFailure } from './save-feedback';
+import { CellRows, cellLabel, newCellRow, nextFreeNumero, type CellRowValues } from './site-form-dialog';
+import { addCells, siteCellsQuery, sitesKeys, typeBacsQuery, typeComposteursQuery, updateCell } from './sites.api';
+
+/** Message of spec.md section 8 when a cell update fails. */
+export const CELL_UPDATE_FAILED = 'Veuillez vérifier votre saisie';
+/** Message of spec.md section 8 when adding cells fails (sic, without the space). */
+export const CELLS_ADD_FAILED = 'Veuillezvérifier votre saisie';
+
+export function cellText(c: SiteComposteur) {
+  const text = `Cellule n°${c.numero} - ${c.libelle} - ${cellLabel(c)}`;
+  return c.actif ? text : `Désactivé - ${text}`;
+}
+
+export function SiteComposteursDialog({ site, onClose }: { site: { id: number; code: string; nom: string | null } | null; onClose: () => void }) {
+  const cells = useQuery({ ...siteCellsQuery(site?.id ?? 0), enabled: site !== null });
+  const [editing, setEditing] = useState<SiteComposteur | null>(null);
+  return (
+    <>
+      <Modal opened={site !== null} onClose={onClose} title={site ? `Composteurs du site ${site.nom ? `${site.nom} - ` : ''}${site.code}` : ''} size="xl">
+        {site !== null &&
+          (cells.isPending ? (
+            <Center py="xl">
+              <Loader aria-label="Chargement" />
+            </Center>
+          ) : cells.isError ? (
+            <Alert color="red" role="alert">
+              Une erreur est survenue : les composteurs n&apos;ont pas pu être chargés.
+            </Alert>
+          ) : (
+            <Stack gap="sm">
+              <CellList cells={cells.data} onEdit={setEditing} />
+              <Divider />
+              <AddCellsForm key={site.id} siteId={site.id} cells={cells.data} />
+            </Stack>
+          ))}
+      </Modal>
+      <EditCellDialog cell={editing} onClose={() => setEditing(null)} />
+    </>
+  );
+}
+
+function CellList({ cells, onEdit }: { cells: SiteComposteur[]; onEdit: (c: SiteComposteur) => void }) {
+  const queryClient = useQueryClient();
+  const [pending, setPending] = useState<number | null>(null);
+  const toggle = async (c: SiteComposteur, deactivate: boolean) => {
+    setPending(c.id);
+    try {
+      await updateCell(c.id, { composteur: c.composteur, typeBac: c.typeBac, numero: c.numero, actif: !deactivate });
+      notifySuccess('Composteur du site modifié');
+      await queryClient.invalidateQueries({ queryKey: sitesKeys.all });
+    } catch (e) {
+      const failure = await readFailure(e);
+      if (failure.status === 401 || failure.status === 403) return;
+      const detail = failure.errors.map((x) => x.error).join(' ; ');
+      notifyError(detail ? `${CELL_UPDATE_FAILED} : ${detail}` : CELL_UPDATE_FAILED);
+    } finally {
+      setPending(null);
+    }
+  };
+  if (cells.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        Aucun composteur sur ce site.
+      </Text>
+    );
+  }
+  return (
+    <Stack gap={6} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Composteurs du site">
+      {cells.map((c) => (
+        <Paper key={c.id} component="li" withBorder px="sm" py={6} bg={c.actif ? undefined : 'gray.1'}>
+          <Group justify="space-between" wrap="nowrap">
+            <Text size="sm" c={c.actif ? undefined : 'dimmed'}>
+              {cellText(c)}
+            </Text>
+            <Group gap="sm" wrap="nowrap">
+              <Switch
+                label="Désactiver"
+                checked={!c.actif}
+                disabled={pending === c.id}
+                onChange={(e) => void toggle(c, e.currentTarget.checked)}
+                aria-label={`Désactiver la cellule n°${c.numero}`}
+              />
+              <Tooltip label="Modifier">
+                <ActionIcon variant="subtle" aria-label={`Modifier la cellule n°${c.numero}`} onClick={() => onEdit(c)}>
+                  <IconPencil size={18} aria-hidden />
+                </ActionIcon>
+              </Tooltip>
+            </Group>
+          </Group>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
+function AddCellsForm({ siteId, cells }: { siteId: number; cells: SiteComposteur[] }) {
+  const queryClient = useQueryClient();
+  const [banner, setBanner] = useState<string | null>(null);
+  const form = useZodForm(siteComposteursAddSchema, { initialValues: { composteurs: [] as CellRowValues[] } });
+  const taken = cells.filter((c) => c.actif).map((c) => c.numero);
+  const submit = form.onSubmit(
+    async (payload) => {
+      setBanner(null);
+      try {
+        await addCells(siteId, payload);
+        notifySuccess('Composteur(s) Site ajouté(s)');
+        form.setValues({ composteurs: [] });
+        await queryClient.invalidateQueries({ queryKey: sitesKeys.all });
+      } catch (e) {
+        await showSaveFailure(e, { setServerErrors: form.setServerErrors, setBanner, validationMessage: CELLS_ADD_FAILED });
+      }
+    },
+    () => setBanner(CELLS_ADD_FAILED),
+  );
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        <Title order={3} size="h5">
+          Ajouter des composteurs
+        </Title>
+        {banner && (
+          <Alert color="red" role="alert">
+            {banner}
+          </Alert>
+        )}
+        <CellRows
+          rows={form.values.composteurs}
+          pathPrefix="composteurs"
+          getInputProps={(path) => form.getInputProps(path)}
+          onAdd={() => form.insertListItem('composteurs', newCellRow(nextFreeNumero(form.values.composteurs, taken)))}
+          onRemove={(i) => form.removeListItem('composteurs', i)}
+        />
+        {form.values.composteurs.length > 0 && (
+          <Group justify="flex-end">
+            <Button type="submit" loading={form.submitting}>
+              Enregistrer les composteurs
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </form>
+  );
+}
+
+function EditCellDialog({ cell, onClose }: { cell: SiteComposteur | null; onClose: () => void }) {
+  return (
+    <Modal opened={cell !== null} onClose={onClose} title={cell ? `Modifier la cellule n°${cell.numero}` : ''} size="md">
+      {cell && <EditCellForm key={cell.id} cell={cell} onDone={onClose} />}
+    </Modal>
+  );
+}
+
+function EditCellForm({ cell, onDone }: { cell: SiteComposteur; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const typeComposteurs = useQuery(typeComposteursQuery());
+  const typeBacs = useQuery(typeBacsQuery());
+  const [banner, setBanner] = useState<string | null>(null);
+  const form = useZodForm(siteComposteurUpdateSchema, {
+    initialValues: { composteur: String(cell.composteur) as string | null, typeBac: String(cell.typeBac) as string | null, numero: cell.numero as number | string, actif: cell.actif },
+  });
+  const submit = form.onSubmit(
+    async (payload) => {
+      setBanner(null);
+      try {
+        await updateCell(cell.id, payload);
+        notifySuccess('Composteur du site modifié');
+        await queryClient.invalidateQueries({ queryKey: sitesKeys.all });
+        onDone();
+      } catch (e) {
+        await showSaveFailure(e, { setServerErrors: form.setServerErrors, setBanner, validationMessage: CELL_UPDATE_FAILED });
+      }
+    },
+    () => setBanner(CELL_UPDATE_FAILED),
+  );
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        {banner && (
+          <Alert color="red" role="alert">
+            {banner}
+          </Alert>
+        )}
+        <Select
+          label="Composteur"
+          withAsterisk
+          data={(typeComposteurs.data ?? []).map((c) => ({ value: String(c.id), label: cellLabel(c) }))}
+          allowDeselect={false}
+          comboboxProps={{ withinPortal: false }}
+          {...form.getInputProps('composteur')}
+        />
+        <Select
+          label="Usage"
+          withAsterisk
+          data={(typeBacs.data ?? []).map((t) => ({ value: String(t.id), label: t.libelle }))}
+          allowDeselect={false}
+          disabled={cell.aInterventions}
+          description={cell.aInterventions ? 'Cellule avec des interventions : son usage ne peut plus changer' : undefined}
+          comboboxProps={{ withinPortal: false }}
+          {...form.getInputProps('typeBac')}
+        />
+        <NumberInput label="Numéro" withAsterisk min={NUMERO_MIN} max={NUMERO_MAX} allowDecimal={false} allowNegative={false} {...form.getInputProps('numero')} />
+        <Switch
+          label="Désactiver"
+          checked={!form.values.actif}
+          onChange={(e) => form.setFieldValue('actif', !e.currentTarget.checked)}
+          error={form.errors.actif}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onDone}>
+            Annuler
+          </Button>
+          <Button type="submit" loading={form.submitting}>
+            Enregistrer
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,31 @@
+// A calendar date typed or picked as dd/MM/yyyy (spec.md section 9); its value is the
+// 'YYYY-MM-DD' string the sites API accepts.
+import { DateInput, type DateInputProps } from '@mantine/dates';
+
+/** '05/03/2024' (or 5/3/2024) -> '2024-03-05'; anything else -> null. */
+export function parseFrenchDate(input: string): string | null {
+  const m = /^\s*(\d{1,2})\/(\d{1,2})\/(\d{4})\s*$/.exec(input);
+  if (!m) return null;
+  const [day, month, year] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const d = new Date(Date.UTC(year, month - 1, day));
+  if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) return null;
+  return `${m[3]}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/** An ISO date-time from the API -> the 'YYYY-MM-DD' calendar day it is in the browser's zone. */
+export function toDateValue(iso: string | null | undefined): string | null {
+  if (!iso) return null;
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/** An ISO date-time -> 'dd/MM/yyyy' for tables. */
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return `${String(d.getDate()).padStart(2, '0')}/${String(d.getMonth() + 1).padStart(2, '0')}/${d.getFullYear()}`;
+}
+
+export function SiteDateInput(props: DateInputProps) {
+  return <DateInput valueFormat="DD/MM/YYYY" dateParser={parseFrenchDate} placeholder="jj/mm/aaaa" clearable {...props} />;
+}

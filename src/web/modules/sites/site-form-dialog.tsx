@@ -1,0 +1,499 @@
+// Add and edit dialogs of a site (spec.md "Sites"). The add dialog starts on status 1 (cells
+// and the convention, implantation and inauguration dates); status 2 swaps them for the
+// requester, the request date, the planned period and year and the observations. The edit
+// dialog has the status dropdown; a changed convention date is added to the history.
+import { useState } from 'react';
+import { ActionIcon, Alert, Autocomplete, Button, Center, Fieldset, Group, Loader, Modal, NumberInput, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import type { GetInputPropsReturnType } from '@mantine/form';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { formatNom, formatPrenom, formatTel } from '../../../shared/schemas/account';
+import {
+  anneeRange,
+  CADENA_MAX,
+  CIVILITES,
+  FONCTIONS,
+  NUMERO_MAX,
+  NUMERO_MIN,
+  PERIODES,
+  SITE_NOM_MAX,
+  SITE_STATUT,
+  siteAddSchema,
+  siteUpdateSchema,
+  type SiteDetail,
+} from '../../../shared/schemas/sites';
+import { useZodForm } from '../../lib/form';
+import { notifySuccess } from '../../lib/notify';
+import { showSaveFailure, VALIDATION_MESSAGE } from './save-feedback';
+import { formatDate, SiteDateInput, toDateValue } from './site-date-input';
+import {
+  addSite,
+  ruesQuery,
+  siteQuery,
+  sitesKeys,
+  siteStatutsQuery,
+  typeBacsQuery,
+  typeComposteursQuery,
+  typeSitesQuery,
+  updateSite,
+  villesQuery,
+} from './sites.api';
+
+export interface CellRowValues {
+  key: string;
+  composteur: string | null;
+  typeBac: string | null;
+  numero: number | string;
+}
+
+interface DemandeurValues {
+  date: string | null;
+  civilite: string | null;
+  nom: string;
+  prenom: string;
+  fonction: string | null;
+  precisions: string;
+  telephone: string;
+  telephone2: string;
+  email: string;
+  periodeImplantation: string | null;
+  anneeImplantation: string | null;
+}
+
+interface SiteFormValues extends Record<string, unknown> {
+  statut: string;
+  nom: string;
+  ville: string;
+  cp: string;
+  adresse: string;
+  numero: string;
+  complement: string;
+  type: string | null;
+  cadena: string;
+  observations: string;
+  dateConvention: string | null;
+  dateImplantation: string | null;
+  dateInauguration: string | null;
+  composteurs: CellRowValues[];
+  demandeur: DemandeurValues;
+}
+
+let cellKey = 0;
+export const newCellRow = (numero: number | string = ''): CellRowValues => ({ key: `cell-${++cellKey}`, composteur: null, typeBac: null, numero });
+
+/** The first number from 0 to 20 not used by `rows` nor `taken`, or '' when none is left. */
+export function nextFreeNumero(rows: { numero: number | string }[], taken: Iterable<number> = []): number | '' {
+  const used = new Set<number>([...taken, ...rows.map((r) => Number(r.numero)).filter((n) => Number.isInteger(n))]);
+  for (let n = Math.max(1, NUMERO_MIN); n <= NUMERO_MAX; n++) if (!used.has(n)) return n;
+  return used.has(0) ? '' : 0;
+}
+
+const emptyDemandeur = (): DemandeurValues => ({
+  date: null,
+  civilite: null,
+  nom: '',
+  prenom: '',
+  fonction: null,
+  precisions: '',
+  telephone: '',
+  telephone2: '',
+  email: '',
+  periodeImplantation: null,
+  anneeImplantation: null,
+});
+
+/** The add payload keeps only the section of the chosen status. */
+const addFormSchema = z.preprocess((raw) => {
+  const v = raw as SiteFormValues;
+  if (Number(v.statut) === SITE_STATUT.demande) return { ...v, composteurs: [], dateConvention: null, dateImplantation: null, dateInauguration: null };
+  return { ...v, demandeur: null, observations: null };
+}, siteAddSchema);
+
+export const cellLabel = (c: { volume: number; precisions: string }) => `${c.volume} L - ${c.precisions}`;
+
+function useReferenceOptions() {
+  const villes = useQuery(villesQuery());
+  const typeSites = useQuery(typeSitesQuery());
+  const statuts = useQuery(siteStatutsQuery());
+  return {
+    villes,
+    villeOptions: (villes.data ?? []).map((v) => ({ value: `${v.nom}|${v.cp}`, label: `${v.nom} (${v.cp})` })),
+    typeSiteOptions: (typeSites.data ?? []).map((t) => ({ value: String(t.id), label: `${t.libelle} (${t.code})` })),
+    statutOptions: (statuts.data ?? []).map((s) => ({ value: String(s.id), label: s.libelle })),
+    loading: villes.isPending || typeSites.isPending || statuts.isPending,
+    failed: villes.isError || typeSites.isError || statuts.isError,
+  };
+}
+
+/** The cells of a new site, or the cells added to a site (composters dialog). */
+export function CellRows({
+  rows,
+  pathPrefix,
+  getInputProps,
+  onAdd,
+  onRemove,
+}: {
+  rows: CellRowValues[];
+  pathPrefix: string;
+  getInputProps: (path: string) => GetInputPropsReturnType;
+  onAdd: () => void;
+  onRemove: (index: number) => void;
+}) {
+  const typeComposteurs = useQuery(typeComposteursQuery());
+  const typeBacs = useQuery(typeBacsQuery());
+  const composteurOptions = (typeComposteurs.data ?? []).map((c) => ({ value: String(c.id), label: cellLabel(c) }));
+  const typeBacOptions = (typeBacs.data ?? []).map((t) => ({ value: String(t.id), label: t.libelle }));
+  return (
+    <Stack gap="xs">
+      {rows.length === 0 && (
+        <Text size="sm" c="dimmed">
+          Aucun composteur
+        </Text>
+      )}
+      {rows.map((row, i) => (
+        <Group key={row.key} align="flex-start" wrap="nowrap" gap="xs">
+          <Select
+            label="Composteur"
+            withAsterisk
+            placeholder={typeComposteurs.isPending ? 'Chargement…' : 'Choisir'}
+            data={composteurOptions}
+            allowDeselect={false}
+            style={{ flex: 2 }}
+            {...getInputProps(`${pathPrefix}.${i}.composteur`)}
+          />
+          <Select
+            label="Usage"
+            withAsterisk
+            placeholder={typeBacs.isPending ? 'Chargement…' : 'Choisir'}
+            data={typeBacOptions}
+            allowDeselect={false}
+            style={{ flex: 1 }}
+            {...getInputProps(`${pathPrefix}.${i}.typeBac`)}
+          />
+          <NumberInput label="Numéro" withAsterisk min={NUMERO_MIN} max={NUMERO_MAX} allowDecimal={false} allowNegative={false} w={90} {...getInputProps(`${pathPrefix}.${i}.numero`)} />
+          <ActionIcon variant="subtle" color="red" mt={26} aria-label={`Retirer la cellule ${i + 1}`} onClick={() => onRemove(i)}>
+            <IconTrash size={18} aria-hidden />
+          </ActionIcon>
+        </Group>
+      ))}
+      <Group>
+        <Button variant="light" size="xs" leftSection={<IconPlus size={16} aria-hidden />} onClick={onAdd} disabled={rows.length > NUMERO_MAX}>
+          Ajouter un composteur
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+function Banner({ message }: { message: string | null }) {
+  if (!message) return null;
+  return (
+    <Alert color="red" role="alert">
+      {message}
+    </Alert>
+  );
+}
+
+function AddressFields({ ville, inputProps }: { ville: string; inputProps: (path: string) => GetInputPropsReturnType }) {
+  const rues = useQuery(ruesQuery(ville));
+  return (
+    <>
+      <TextInput label="Numéro" maxLength={20} {...inputProps('numero')} />
+      <Autocomplete
+        label="Adresse"
+        withAsterisk
+        placeholder={ville ? 'Rue, allée, place…' : "Choisissez d'abord la ville"}
+        data={[...new Set((rues.data ?? []).map((r) => r.nom))]}
+        limit={30}
+        maxLength={200}
+        {...inputProps('adresse')}
+      />
+    </>
+  );
+}
+
+export function AddSiteDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  return (
+    <Modal opened={opened} onClose={onClose} title="Ajouter un site" size="xl">
+      {opened && <AddSiteForm onDone={onClose} />}
+    </Modal>
+  );
+}
+
+function AddSiteForm({ onDone }: { onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const refs = useReferenceOptions();
+  const [banner, setBanner] = useState<string | null>(null);
+  const form = useZodForm(addFormSchema, {
+    initialValues: {
+      statut: String(SITE_STATUT.actif),
+      nom: '',
+      ville: '',
+      cp: '',
+      adresse: '',
+      numero: '',
+      complement: '',
+      type: null,
+      cadena: '',
+      observations: '',
+      dateConvention: null,
+      dateImplantation: null,
+      dateInauguration: null,
+      composteurs: [],
+      demandeur: emptyDemandeur(),
+    } as SiteFormValues,
+  });
+  const isRequest = Number(form.values.statut) === SITE_STATUT.demande;
+  const years = anneeRange();
+  const yearOptions = Array.from({ length: years.max - years.min + 1 }, (_, i) => String(years.min + i));
+
+  const submit = form.onSubmit(
+    async (payload) => {
+      setBanner(null);
+      try {
+        await addSite(payload);
+        notifySuccess('Site ajouté');
+        await queryClient.invalidateQueries({ queryKey: sitesKeys.list });
+        onDone();
+      } catch (e) {
+        await showSaveFailure(e, { setServerErrors: form.setServerErrors, setBanner });
+      }
+    },
+    () => setBanner(VALIDATION_MESSAGE),
+  );
+
+  if (refs.loading) return <Loading />;
+  if (refs.failed) return <Banner message="Une erreur est survenue : les listes de référence n'ont pas pu être chargées." />;
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        <Banner message={banner} />
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <Select label="Statut" withAsterisk data={refs.statutOptions} allowDeselect={false} {...form.getInputProps('statut')} />
+          <Select label="Type de site" withAsterisk placeholder="Choisir un type" data={refs.typeSiteOptions} allowDeselect={false} {...form.getInputProps('type')} />
+          <TextInput label="Nom" maxLength={SITE_NOM_MAX} description={`${SITE_NOM_MAX} caractères au plus`} {...form.getInputProps('nom')} />
+          <TextInput label="Cadena" maxLength={CADENA_MAX} description={`Code, ${CADENA_MAX} caractères au plus`} {...form.getInputProps('cadena')} />
+          <Select
+            label="Ville"
+            withAsterisk
+            searchable
+            placeholder="Choisir une ville"
+            nothingFoundMessage="Aucun résultat"
+            data={refs.villeOptions}
+            value={form.values.ville ? `${form.values.ville}|${form.values.cp}` : null}
+            error={form.errors.ville}
+            onChange={(value) => {
+              const [nom, cp] = value ? value.split('|') : ['', ''];
+              form.setFieldValue('ville', nom);
+              form.setFieldValue('cp', cp);
+              form.setFieldValue('adresse', '');
+            }}
+          />
+          <TextInput label="Code postal" readOnly value={form.values.cp} tabIndex={-1} />
+          <AddressFields ville={form.values.ville} inputProps={(path) => form.getInputProps(path)} />
+          <TextInput label="Précisions" maxLength={200} {...form.getInputProps('complement')} />
+        </SimpleGrid>
+
+        {isRequest ? (
+          <DemandeurSection form={form} yearOptions={yearOptions} />
+        ) : (
+          <>
+            <Fieldset legend="Composteurs">
+              <CellRows
+                rows={form.values.composteurs}
+                pathPrefix="composteurs"
+                getInputProps={(path) => form.getInputProps(path)}
+                onAdd={() => form.insertListItem('composteurs', newCellRow(nextFreeNumero(form.values.composteurs)))}
+                onRemove={(i) => form.removeListItem('composteurs', i)}
+              />
+            </Fieldset>
+            <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
+              <SiteDateInput label="Date Convention" {...form.getInputProps('dateConvention')} />
+              <SiteDateInput label="Date Implantation" {...form.getInputProps('dateImplantation')} />
+              <SiteDateInput label="Date inauguration" {...form.getInputProps('dateInauguration')} />
+            </SimpleGrid>
+          </>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onDone}>
+            Annuler
+          </Button>
+          <Button type="submit" loading={form.submitting}>
+            Enregistrer
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function DemandeurSection({
+  form,
+  yearOptions,
+}: {
+  form: ReturnType<typeof useZodForm<typeof addFormSchema, SiteFormValues>>;
+  yearOptions: string[];
+}) {
+  const d = form.values.demandeur;
+  return (
+    <>
+      <Fieldset legend="Demandeur">
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <Select label="Civilité" withAsterisk placeholder="Choisir" data={[...CIVILITES]} allowDeselect={false} {...form.getInputProps('demandeur.civilite')} />
+          <Select
+            label="Fonction"
+            withAsterisk
+            placeholder="Choisir"
+            data={[...FONCTIONS]}
+            allowDeselect={false}
+            {...form.getInputProps('demandeur.fonction')}
+            onChange={(value) => {
+              form.setFieldValue('demandeur.fonction', value);
+              if (value !== 'Autre') form.setFieldValue('demandeur.precisions', '');
+            }}
+          />
+          <TextInput
+            label="Nom"
+            withAsterisk
+            maxLength={100}
+            {...form.getInputProps('demandeur.nom')}
+            onChange={(e) => form.setFieldValue('demandeur.nom', formatNom(e.currentTarget.value))}
+          />
+          <TextInput
+            label="Prénom"
+            withAsterisk
+            maxLength={100}
+            {...form.getInputProps('demandeur.prenom')}
+            onChange={(e) => form.setFieldValue('demandeur.prenom', formatPrenom(e.currentTarget.value))}
+          />
+          {d.fonction === 'Autre' && <TextInput label="Précisions sur la fonction" withAsterisk maxLength={100} {...form.getInputProps('demandeur.precisions')} />}
+          <TextInput
+            label="Téléphone"
+            withAsterisk
+            type="tel"
+            inputMode="numeric"
+            {...form.getInputProps('demandeur.telephone')}
+            onChange={(e) => form.setFieldValue('demandeur.telephone', formatTel(e.currentTarget.value))}
+          />
+          <TextInput
+            label="Téléphone 2"
+            type="tel"
+            inputMode="numeric"
+            {...form.getInputProps('demandeur.telephone2')}
+            onChange={(e) => form.setFieldValue('demandeur.telephone2', formatTel(e.currentTarget.value))}
+          />
+          <TextInput label="Adresse mail" type="email" {...form.getInputProps('demandeur.email')} />
+          <SiteDateInput label="Date de la demande" {...form.getInputProps('demandeur.date')} />
+          <Select label="Période d'implantation" placeholder="Aucune" clearable data={[...PERIODES]} {...form.getInputProps('demandeur.periodeImplantation')} />
+          <Select label="Année d'implantation" placeholder="Aucune" clearable searchable data={yearOptions} {...form.getInputProps('demandeur.anneeImplantation')} />
+        </SimpleGrid>
+      </Fieldset>
+      <Textarea label="Observations" autosize minRows={2} maxLength={2000} {...form.getInputProps('observations')} />
+    </>
+  );
+}
+
+function Loading() {
+  return (
+    <Center py="xl">
+      <Loader aria-label="Chargement" />
+    </Center>
+  );
+}
+
+export function EditSiteDialog({ siteId, onClose }: { siteId: number | null; onClose: () => void }) {
+  const site = useQuery({ ...siteQuery(siteId ?? 0), enabled: siteId !== null });
+  return (
+    <Modal opened={siteId !== null} onClose={onClose} title="Modifier Site" size="xl">
+      {siteId !== null &&
+        (site.isPending ? (
+          <Loading />
+        ) : site.isError ? (
+          <Banner message="Une erreur est survenue : le site n'a pas pu être chargé." />
+        ) : (
+          <EditSiteForm key={site.data.id} site={site.data} onDone={onClose} />
+        ))}
+    </Modal>
+  );
+}
+
+function EditSiteForm({ site, onDone }: { site: SiteDetail; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const refs = useReferenceOptions();
+  const [banner, setBanner] = useState<string | null>(null);
+  const form = useZodForm(siteUpdateSchema, {
+    initialValues: {
+      statut: String(site.idStatut),
+      nom: site.nom ?? '',
+      adresse: site.adresse,
+      numero: site.numero ?? '',
+      complement: site.complement ?? '',
+      type: String(site.idType),
+      cadena: site.cadena ?? '',
+      observations: site.observations ?? '',
+      dateConvention: toDateValue(site.dateConvention),
+      dateImplantation: toDateValue(site.dateImplantation),
+      dateInauguration: toDateValue(site.dateInauguration),
+    } as Record<string, unknown>,
+  });
+
+  const submit = form.onSubmit(
+    async (payload) => {
+      setBanner(null);
+      try {
+        await updateSite(site.id, payload);
+        notifySuccess('Site modifié');
+        await queryClient.invalidateQueries({ queryKey: sitesKeys.all });
+        onDone();
+      } catch (e) {
+        await showSaveFailure(e, { setServerErrors: form.setServerErrors, setBanner });
+      }
+    },
+    () => setBanner(VALIDATION_MESSAGE),
+  );
+
+  if (refs.loading) return <Loading />;
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="sm">
+        <Banner message={banner} />
+        <Text size="sm">
+          Code : <strong>{site.code}</strong> · {site.ville} ({site.cp})
+        </Text>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <Select label="Statut" withAsterisk data={refs.statutOptions} allowDeselect={false} {...form.getInputProps('statut')} />
+          <Select label="Type de site" withAsterisk data={refs.typeSiteOptions} allowDeselect={false} {...form.getInputProps('type')} />
+          <TextInput label="Nom" maxLength={SITE_NOM_MAX} description={`${SITE_NOM_MAX} caractères au plus`} {...form.getInputProps('nom')} />
+          <TextInput label="Cadena" maxLength={CADENA_MAX} description={`Code, ${CADENA_MAX} caractères au plus`} {...form.getInputProps('cadena')} />
+          <AddressFields ville={site.ville} inputProps={(path) => form.getInputProps(path)} />
+          <TextInput label="Précisions" maxLength={200} {...form.getInputProps('complement')} />
+        </SimpleGrid>
+        <Textarea label="Observations" autosize minRows={2} maxLength={2000} {...form.getInputProps('observations')} />
+        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
+          <SiteDateInput
+            label="Date Convention"
+            description={site.dateConventions.length > 0 ? 'Une nouvelle date est ajoutée à l’historique' : undefined}
+            {...form.getInputProps('dateConvention')}
+          />
+          <SiteDateInput label="Date Implantation" {...form.getInputProps('dateImplantation')} />
+          <SiteDateInput label="Date inauguration" {...form.getInputProps('dateInauguration')} />
+        </SimpleGrid>
+        {site.dateConventions.length > 0 && (
+          <Text size="sm" c="dimmed">
+            Historique des conventions : {site.dateConventions.map(formatDate).join(', ')}
+          </Text>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onDone}>
+            Annuler
+          </Button>
+          <Button type="submit" loading={form.submitting}>
+            Enregistrer
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,55 @@
+// 'Voir les interventions' from the sites list: the administrator's full-screen table of one
+// site's interventions (spec.md "Site interventions table"), served by
+// GET /api/admin/intervention/get/list/by/filters?id={siteId} with filters on date and action.
+import { Modal } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { DataTable, type ListColumn } from '../../components/data-table';
+import { useListQuery } from '../../components/use-list-query';
+import { typeActionsQuery, type SiteInterventionRow } from './sites.api';
+
+type InterventionFilter = { date?: string; action?: string };
+
+function formatDateTime(iso: string) {
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+export function SiteInterventionsDialog({ site, onClose }: { site: { id: number; code: string; nom: string | null } | null; onClose: () => void }) {
+  return (
+    <Modal opened={site !== null} onClose={onClose} fullScreen title={site ? `Interventions du site ${site.nom ? `${site.nom} - ` : ''}${site.code}` : ''}>
+      {site && <InterventionsTable siteId={site.id} />}
+    </Modal>
+  );
+}
+
+function InterventionsTable({ siteId }: { siteId: number }) {
+  const actions = useQuery(typeActionsQuery());
+  const list = useListQuery<SiteInterventionRow, InterventionFilter>({
+    queryKey: ['interventions', 'list', 'site', siteId],
+    url: 'admin/intervention/get/list/by/filters',
+    listKey: 'interventions',
+    defaultSort: { name: 'date', direction: 'desc' },
+    extraParams: { id: siteId },
+  });
+  const columns: ListColumn<SiteInterventionRow>[] = [
+    {
+      accessor: 'date',
+      title: 'Date',
+      sortable: true,
+      render: (r) => formatDateTime(r.date),
+      filterBy: { type: 'text', name: 'date', placeholder: 'jj/mm/aaaa' },
+    },
+    { accessor: 'intervenant', title: 'Intervenant' },
+    { accessor: 'typeBac', title: 'Cellule' },
+    { accessor: 'numeroBac', title: 'N°' },
+    {
+      accessor: 'typeAction',
+      title: 'Action',
+      filterBy: { type: 'select', name: 'action', options: (actions.data ?? []).map((a) => ({ value: String(a.id), label: a.libelle })) },
+    },
+    { accessor: 'valeur', title: 'Valeur' },
+    { accessor: 'observations', title: 'Observations' },
+  ];
+  return <DataTable list={list} columns={columns} searchable={false} ariaLabel="Interventions du site" />;
+}

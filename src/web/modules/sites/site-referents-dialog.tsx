@@ -1,0 +1,105 @@
+// Referents of a status 1 site: a multi-select of the active external users; saving
+// replaces the whole list (PUT /api/admin/site/update/user/{id}).
+import { useState } from 'react';
+import { Alert, Button, Center, Group, Loader, Modal, MultiSelect, Stack, Text } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { SiteDetail } from '../../../shared/schemas/sites';
+import { notifySuccess } from '../../lib/notify';
+import { showSaveFailure } from './save-feedback';
+import { activeUsersQuery, siteQuery, sitesKeys, updateReferents } from './sites.api';
+
+export function SiteReferentsDialog({ siteId, onClose }: { siteId: number | null; onClose: () => void }) {
+  const site = useQuery({ ...siteQuery(siteId ?? 0), enabled: siteId !== null });
+  const users = useQuery({ ...activeUsersQuery(), enabled: siteId !== null });
+  const loading = site.isPending || users.isPending;
+  return (
+    <Modal opened={siteId !== null} onClose={onClose} title="Référent(s) du site" size="lg">
+      {siteId !== null &&
+        (loading ? (
+          <Center py="xl">
+            <Loader aria-label="Chargement" />
+          </Center>
+        ) : site.isError || users.isError ? (
+          <Alert color="red" role="alert">
+            Une erreur est survenue : les référents n&apos;ont pas pu être chargés.
+          </Alert>
+        ) : (
+          <ReferentsForm key={site.data.id} site={site.data} users={users.data} onDone={onClose} />
+        ))}
+    </Modal>
+  );
+}
+
+function ReferentsForm({ site, users, onDone }: { site: SiteDetail; users: { id: number; nom: string; prenom: string | null; email: string }[]; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const [selected, setSelected] = useState<string[]>(site.referents.map((r) => String(r.id)));
+  const [banner, setBanner] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  // A current referent no longer active still shows, so removing them stays possible.
+  const options = [
+    ...users.map((u) => ({ value: String(u.id), label: `${u.nom} ${u.prenom ?? ''}`.trim() + ` (${u.email})` })),
+    ...site.referents.filter((r) => !users.some((u) => u.id === r.id)).map((r) => ({ value: String(r.id), label: `${r.nom} ${r.prenom ?? ''}`.trim() })),
+  ];
+
+  const save = async () => {
+    setBanner(null);
+    setError(null);
+    setSaving(true);
+    try {
+      await updateReferents(
+        site.id,
+        selected.map((s) => Number(s)),
+      );
+      notifySuccess('Référent(s) Site modifié(s)');
+      await queryClient.invalidateQueries({ queryKey: sitesKeys.all });
+      onDone();
+    } catch (e) {
+      await showSaveFailure(e, {
+        setBanner,
+        setServerErrors: (errors) => {
+          const user = errors.find((x) => x.key === 'user');
+          setError(user?.error ?? null);
+          return errors.filter((x) => x.key !== 'user');
+        },
+      });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Stack gap="sm">
+      {banner && (
+        <Alert color="red" role="alert">
+          {banner}
+        </Alert>
+      )}
+      <Text size="sm">
+        {site.nom ? `${site.nom} - ` : ''}
+        {site.code}
+      </Text>
+      <MultiSelect
+        label="Référent(s)"
+        placeholder={selected.length === 0 ? 'Choisir des utilisateurs actifs' : undefined}
+        data={options}
+        value={selected}
+        onChange={setSelected}
+        searchable
+        clearable
+        clearButtonProps={{ 'aria-label': 'Retirer tous les référents' }}
+        nothingFoundMessage="Aucun résultat"
+        error={error}
+        comboboxProps={{ withinPortal: false }}
+      />
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onDone}>
+          Annuler
+        </Button>
+        <Button onClick={() => void save()} loading={saving}>
+          Enregistrer
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,185 @@
+// /admin/site (spec.md "Sites"): the 'Sites' table with its filters and CSV export, the row
+// menu, and the dialogs (add, edit, referents, cells, requester, interventions).
+import { useState } from 'react';
+import { ActionIcon, Badge, Button, Group, Menu, Stack, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { IconDotsVertical, IconDownload, IconEye, IconFileDescription, IconPencil, IconPlus, IconRecycle, IconUsers } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { SITE_STATUT, type SiteRow } from '../../../shared/schemas/sites';
+import { DataTable, type ListColumn } from '../../components/data-table';
+import { useListQuery } from '../../components/use-list-query';
+import { readFailure } from '../../lib/api';
+import { notifyError } from '../../lib/notify';
+import { DemandeurDialog } from './demandeur-dialog';
+import { SiteComposteursDialog } from './site-composteurs-dialog';
+import { formatDate } from './site-date-input';
+import { AddSiteDialog, EditSiteDialog } from './site-form-dialog';
+import { SiteInterventionsDialog } from './site-interventions-dialog';
+import { SiteReferentsDialog } from './site-referents-dialog';
+import { exportSites, sitesKeys, siteStatutsQuery, villesQuery } from './sites.api';
+
+type SiteFilter = { nom?: string; ville?: string[]; adresse?: string; type?: string; statut?: string[] };
+
+const siteName = (s: SiteRow) => (s.nom ? `${s.nom} (${s.code})` : s.code);
+
+export function SitesPage() {
+  const villes = useQuery(villesQuery());
+  const statuts = useQuery(siteStatutsQuery());
+  const list = useListQuery<SiteRow, SiteFilter>({
+    queryKey: sitesKeys.list,
+    url: 'admin/site/get/list/by/filters',
+    listKey: 'sites',
+    defaultSort: { name: 'nom', direction: 'asc' },
+    defaultRowsPerPage: 10,
+  });
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<number | null>(null);
+  const [referentsOf, setReferentsOf] = useState<number | null>(null);
+  const [cellsOf, setCellsOf] = useState<SiteRow | null>(null);
+  const [demandeurId, setDemandeurId] = useState<number | null>(null);
+  const [interventionsOf, setInterventionsOf] = useState<SiteRow | null>(null);
+  const [exporting, setExporting] = useState(false);
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      await exportSites(list.queryString);
+    } catch (e) {
+      const failure = await readFailure(e);
+      if (failure.status !== 401 && failure.status !== 403) notifyError('Une erreur est survenue');
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const villeOptions = [...new Set((villes.data ?? []).map((v) => v.nom))].map((nom) => ({ value: nom, label: nom }));
+  const statutOptions = (statuts.data ?? []).map((s) => ({ value: String(s.id), label: s.libelle }));
+
+  const columns: ListColumn<SiteRow>[] = [
+    {
+      accessor: 'actions',
+      title: <VisuallyHidden>Actions</VisuallyHidden>,
+      width: 56,
+      render: (s) => (
+        <Menu position="bottom-start" withinPortal>
+          <Menu.Target>
+            <ActionIcon variant="subtle" aria-label={`Actions du site ${siteName(s)}`}>
+              <IconDotsVertical size={18} aria-hidden />
+            </ActionIcon>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Item leftSection={<IconEye size={16} aria-hidden />} onClick={() => setInterventionsOf(s)}>
+              Voir les interventions
+            </Menu.Item>
+            <Menu.Item leftSection={<IconFileDescription size={16} aria-hidden />} disabled={s.idDemandeur === null} onClick={() => s.idDemandeur !== null && setDemandeurId(s.idDemandeur)}>
+              Détails demande
+            </Menu.Item>
+            <Menu.Item leftSection={<IconPencil size={16} aria-hidden />} onClick={() => setEditing(s.id)}>
+              Modifier Site
+            </Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+      ),
+    },
+    {
+      accessor: 'nom',
+      title: 'Nom / Code',
+      sortable: true,
+      filterBy: { type: 'text', name: 'nom' },
+      render: (s) => (
+        <Stack gap={0}>
+          {s.nom && <Text size="sm">{s.nom}</Text>}
+          <Text size="xs" c="dimmed" ff="monospace">
+            {s.code}
+          </Text>
+        </Stack>
+      ),
+    },
+    { accessor: 'ville', title: 'Ville', sortable: true, filterBy: { type: 'multiselect', name: 'ville', options: villeOptions } },
+    {
+      accessor: 'adresse',
+      title: 'Adresse',
+      sortable: true,
+      filterBy: { type: 'text', name: 'adresse' },
+      render: (s) => (s.numero ? `${s.numero} ${s.adresse}` : s.adresse),
+    },
+    { accessor: 'complement', title: 'Précisions', sortable: true },
+    { accessor: 'typeSite', title: 'Type', sortable: true, filterBy: { type: 'text', name: 'type' } },
+    {
+      accessor: 'referent',
+      title: 'Référent(s)',
+      sortable: true,
+      render: (s) => (
+        <Group gap={4} wrap="nowrap">
+          {s.idStatut === SITE_STATUT.actif && (
+            <Tooltip label="Référent(s)">
+              <ActionIcon variant="subtle" size="sm" aria-label={`Référents du site ${siteName(s)}`} onClick={() => setReferentsOf(s.id)}>
+                <IconUsers size={16} aria-hidden />
+              </ActionIcon>
+            </Tooltip>
+          )}
+          <Text size="sm">{s.referent ?? ''}</Text>
+        </Group>
+      ),
+    },
+    { accessor: 'volume', title: 'Volume total', sortable: true, textAlign: 'right', render: (s) => `${s.volume} L` },
+    {
+      accessor: 'nbComposteurs',
+      title: 'nb Composteurs',
+      sortable: true,
+      render: (s) => (
+        <Group gap={4} wrap="nowrap">
+          {s.idStatut === SITE_STATUT.actif && (
+            <Tooltip label="Composteurs">
+              <ActionIcon variant="subtle" size="sm" aria-label={`Composteurs du site ${siteName(s)}`} onClick={() => setCellsOf(s)}>
+                <IconRecycle size={16} aria-hidden />
+              </ActionIcon>
+            </Tooltip>
+          )}
+          <Text size="sm">{s.nbComposteurs}</Text>
+        </Group>
+      ),
+    },
+    { accessor: 'cadena', title: 'Cadena', sortable: true },
+    { accessor: 'observations', title: 'Observations', sortable: true, render: (s) => <Text size="sm" lineClamp={3}>{s.observations ?? ''}</Text> },
+    {
+      accessor: 'statut',
+      title: 'Statut',
+      sortable: true,
+      filterBy: { type: 'multiselect', name: 'statut', options: statutOptions },
+      render: (s) => (
+        <Badge color={s.idStatut === SITE_STATUT.actif ? 'green' : 'orange'} variant="light">
+          {s.statut}
+        </Badge>
+      ),
+    },
+    { accessor: 'dateConvention', title: 'Date Convention', sortable: true, render: (s) => formatDate(s.dateConvention) },
+    { accessor: 'dateImplantation', title: 'Date Implantation', sortable: true, render: (s) => formatDate(s.dateImplantation) },
+    { accessor: 'dateInauguration', title: 'Date inauguration', sortable: true, render: (s) => formatDate(s.dateInauguration) },
+  ];
+
+  return (
+    <>
+      <DataTable
+        title="Sites"
+        list={list}
+        columns={columns}
+        toolbar={
+          <>
+            <Button leftSection={<IconDownload size={16} aria-hidden />} variant="default" loading={exporting} onClick={() => void exportCsv()}>
+              Exporter en CSV
+            </Button>
+            <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setAdding(true)}>
+              Ajouter un site
+            </Button>
+          </>
+        }
+      />
+      <AddSiteDialog opened={adding} onClose={() => setAdding(false)} />
+      <EditSiteDialog siteId={editing} onClose={() => setEditing(null)} />
+      <SiteReferentsDialog siteId={referentsOf} onClose={() => setReferentsOf(null)} />
+      <SiteComposteursDialog site={cellsOf} onClose={() => setCellsOf(null)} />
+      <DemandeurDialog demandeurId={demandeurId} onClose={() => setDemandeurId(null)} />
+      <SiteInterventionsDialog site={interventionsOf} onClose={() => setInterventionsOf(null)} />
+    </>
+  );
+}

@@ -1,0 +1,100 @@
+// Calls of the sites screen (spec.md section 7 "Sites" and the reference lists it needs):
+// query keys, queries and the save calls. The only fetch code of this module.
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../lib/api';
+import type { IdLibelle, TypeComposteur, TypeSite, Ville } from '../../../shared/schemas/reference';
+import type {
+  Demandeur,
+  DemandeurUpdate,
+  SiteAdd,
+  SiteComposteur,
+  SiteComposteursAddInput,
+  SiteComposteurUpdateInput,
+  SiteDetail,
+  SiteUpdate,
+} from '../../../shared/schemas/sites';
+
+export const sitesKeys = {
+  all: ['sites'] as const,
+  list: ['sites', 'list'] as const,
+  detail: (id: number) => ['sites', 'detail', id] as const,
+  cells: (id: number) => ['sites', 'cells', id] as const,
+  demandeur: (id: number) => ['sites', 'demandeur', id] as const,
+};
+
+/** A user offered as referent (GET /api/admin/user/get/all/actif). */
+export interface ActiveUser {
+  id: number;
+  nom: string;
+  prenom: string | null;
+  email: string;
+}
+
+/** A row of the site's interventions (GET /api/admin/intervention/get/list/by/filters?id=). */
+export interface SiteInterventionRow {
+  id: number;
+  date: string;
+  intervenant: string | null;
+  typeBac: string | null;
+  numeroBac: number | null;
+  typeAction: string;
+  idAction: number;
+  valeur: string | null;
+  observations: string | null;
+}
+
+const reference = <T>(key: string, url: string) =>
+  queryOptions({ queryKey: ['reference', key] as const, queryFn: () => api.get(url).json<T>(), staleTime: 5 * 60_000 });
+
+export const villesQuery = () => reference<Ville[]>('villes', 'ville/get/all');
+export const typeSitesQuery = () => reference<TypeSite[]>('typeSites', 'typeSite/get/all');
+export const typeComposteursQuery = () => reference<TypeComposteur[]>('typeComposteurs', 'typeComposteur/get/all');
+export const typeBacsQuery = () => reference<IdLibelle[]>('typeBacs', 'typeBac/get/all');
+export const siteStatutsQuery = () => reference<IdLibelle[]>('siteStatuts', 'admin/statut/get/all/sites');
+export const typeActionsQuery = () => reference<IdLibelle[]>('typeActions', 'typeAction/get/all');
+
+export const ruesQuery = (ville: string) =>
+  queryOptions({
+    queryKey: ['reference', 'rues', ville] as const,
+    queryFn: () => api.get(`rues/get/all/${encodeURIComponent(ville)}`).json<{ nom: string }[]>(),
+    enabled: ville !== '',
+    staleTime: 5 * 60_000,
+  });
+
+export const activeUsersQuery = () =>
+  queryOptions({ queryKey: ['users', 'actifs'] as const, queryFn: () => api.get('admin/user/get/all/actif').json<ActiveUser[]>(), staleTime: 0 });
+
+export const siteQuery = (id: number) => queryOptions({ queryKey: sitesKeys.detail(id), queryFn: () => api.get(`admin/site/get/${id}`).json<SiteDetail>(), staleTime: 0 });
+
+export const siteCellsQuery = (siteId: number) =>
+  queryOptions({
+    queryKey: sitesKeys.cells(siteId),
+    queryFn: () => api.get(`admin/siteComposteurs/get/by/site/${siteId}`).json<SiteComposteur[]>(),
+    staleTime: 0,
+  });
+
+export const demandeurQuery = (id: number) =>
+  queryOptions({ queryKey: sitesKeys.demandeur(id), queryFn: () => api.get(`admin/demandeur/get/${id}`).json<Demandeur>(), staleTime: 0 });
+
+type Success = { status: 'success' };
+
+export const addSite = (payload: SiteAdd) => api.post('admin/site/add', { json: payload }).json<Success & { id: number; code: string }>();
+export const updateSite = (id: number, payload: SiteUpdate) => api.put(`admin/site/update/${id}`, { json: payload }).json<Success>();
+export const updateReferents = (id: number, userIds: number[]) => api.put(`admin/site/update/user/${id}`, { json: { user: userIds } }).json<Success>();
+export const updateCell = (id: number, payload: SiteComposteurUpdateInput) => api.put(`admin/siteComposteur/update/${id}`, { json: payload }).json<Success>();
+export const addCells = (siteId: number, payload: SiteComposteursAddInput) => api.put(`admin/site/add/composteur/${siteId}`, { json: payload }).json<Success>();
+export const updateDemandeur = (id: number, payload: DemandeurUpdate) => api.put(`admin/demandeur/update/${id}`, { json: payload }).json<Success>();
+
+/** Downloads the CSV of the list's current search, sort and filters as exportSites.csv. */
+export async function exportSites(queryString: string) {
+  const blob = await api.get('admin/site/export', { searchParams: queryString, timeout: 120_000 }).blob();
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = 'exportSites.csv';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  // The browser has taken the file once click() returns; a short delay spares slow engines.
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -1,0 +1,43 @@
+// Turns the answer of POST /api/admin/intervention/add into an outbox decision. The HTTP call
+// itself is injected: the app passes quietApi (a 401 must not log out and lose the context),
+// the benchmark passes fetch with a cookie.
+import type { FieldError } from '../../shared/errors';
+import { SERVER_ERROR_MESSAGE, type SendResult, type Sender } from './outbox';
+
+export const GENERIC_REFUSAL = 'Une erreur est survenue';
+
+/** Posts the JSON body and resolves with the raw response; rejects only when nothing came back. */
+export type PostJson = (body: unknown) => Promise<Response>;
+
+async function readBody(response: Response): Promise<{ errors?: FieldError[]; message?: string }> {
+  try {
+    const body: unknown = await response.json();
+    return typeof body === 'object' && body !== null ? (body as { errors?: FieldError[]; message?: string }) : {};
+  } catch {
+    return {};
+  }
+}
+
+export async function interpretResponse(response: Response): Promise<SendResult> {
+  const { status } = response;
+  if (status >= 200 && status < 300) {
+    const body = (await readBody(response)) as { status?: unknown };
+    // A 200 that is not the API's answer (a captive portal page, a proxy) proves nothing.
+    if (body.status === 'success') return { kind: 'sent' };
+    return { kind: 'retry', message: SERVER_ERROR_MESSAGE };
+  }
+  if (status === 401) return { kind: 'auth' };
+  // Timeouts and throttling are transient, like server errors.
+  if (status === 408 || status === 429 || status >= 500) return { kind: 'retry', message: SERVER_ERROR_MESSAGE };
+  const body = await readBody(response);
+  const errors = Array.isArray(body.errors) ? body.errors.filter((e) => typeof e?.key === 'string' && typeof e?.error === 'string') : [];
+  if (status === 400 && errors.length > 0) {
+    return { kind: 'invalid', errors, message: body.message ?? 'Veuillez renseigner les champs obligatoires' };
+  }
+  return { kind: 'rejected', message: body.message ?? GENERIC_REFUSAL };
+}
+
+/** A Sender over any POST function; a thrown error (no answer) means "retry later". */
+export function httpSender<P>(post: PostJson): Sender<P> {
+  return async (payload) => interpretResponse(await post(payload));
+}

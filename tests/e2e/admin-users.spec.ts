@@ -1,0 +1,96 @@
+// Issue 3, users administration: an administrator takes a signed-up account through its
+// whole life on /admin/user (activate, give a site, change its type, deactivate, delete).
+import { expect, test, type Page } from '@playwright/test';
+import { E2E_ADMIN } from '../helpers/e2e-env';
+import { linkFrom, readMails } from '../helpers/e2e-mail';
+
+async function loginAsAdmin(page: Page) {
+  await page.goto('/login');
+  await page.getByLabel('Identifiant ou adresse mail').fill(E2E_ADMIN.login);
+  await page.getByLabel('Mot de passe').fill(E2E_ADMIN.password);
+  await page.getByRole('button', { name: 'Connexion' }).click();
+  await expect(page).toHaveURL(/\/admin\//);
+}
+
+test('an administrator activates a signed-up user, gives them a site, changes their type, deactivates and deletes them', async ({ page, request, playwright, baseURL }) => {
+  const stamp = Date.now().toString(36);
+  const email = `camille.${stamp}@exemple.fr`;
+  const password = 'motdepasse-camille';
+
+  // The visitor signs up and follows the validation link of the e-mail.
+  const signup = await request.post('/api/signup', {
+    data: { type: 1, organisme: '', nom: 'KERVELLA', prenom: 'Camille', tel: '0601020304', email, password, confirmPassword: password },
+  });
+  expect(signup.ok(), await signup.text()).toBe(true);
+  await page.goto(linkFrom(email, '/confirmation/'));
+  await expect(page.getByRole('heading', { name: 'Validation adresse mail' })).toBeVisible();
+
+  await loginAsAdmin(page);
+  const site = await page.request.post('/api/admin/site/add', {
+    data: { nom: `Jardin ${stamp}`, ville: 'Brest', adresse: 'Rue de Siam', type: 2, statut: 1 },
+  });
+  expect(site.ok(), await site.text()).toBe(true);
+  const siteCode = ((await site.json()) as { code: string }).code;
+
+  await page.goto('/admin/user');
+  await expect(page.getByRole('heading', { name: 'Utilisateurs' })).toBeVisible();
+  await page.getByRole('button', { name: 'Filtrer la colonne Email' }).click();
+  await page.getByRole('textbox', { name: 'Email' }).fill(stamp);
+  await page.keyboard.press('Enter');
+  const row = page.getByRole('row').filter({ hasText: email });
+  await expect(row).toHaveCount(1);
+  await expect(page.getByText('1 - 1 / 1')).toBeVisible();
+  const cells = row.getByRole('cell');
+  await expect(cells.nth(7)).toHaveText('Aucun');
+  await expect(cells.nth(8)).toHaveText('Non');
+  await expect(row.getByRole('button', { name: 'Voir / Modifier les sites de Camille KERVELLA' })).toBeDisabled();
+
+  // Activation: the account gets its role, the user an e-mail with the login link.
+  await row.getByRole('button', { name: 'Activer Camille KERVELLA' }).click();
+  await expect(page.getByText('Compte activé')).toBeVisible();
+  await expect(cells.nth(8)).toHaveText('Oui');
+  const activation = readMails(email).find((m) => m.subject.includes('activé'));
+  expect(activation?.body).toContain('/login');
+  const userApi = await playwright.request.newContext({ baseURL });
+  expect((await userApi.post('/api/login', { data: { username: email, password } })).ok()).toBe(true);
+  await userApi.dispose();
+
+  // Sites: nothing chosen is refused, then one site is given.
+  await row.getByRole('button', { name: 'Voir / Modifier les sites de Camille KERVELLA' }).click();
+  const sitesDialog = page.getByRole('dialog', { name: 'Site' });
+  await expect(sitesDialog.getByText('Aucun Site')).toBeVisible();
+  await sitesDialog.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(sitesDialog.getByText('Veuillez sélectionner au moins un site')).toBeVisible();
+  await sitesDialog.getByRole('combobox', { name: 'Sites' }).fill(stamp);
+  await sitesDialog.getByRole('option', { name: new RegExp(`${siteCode} - Jardin ${stamp}`) }).click();
+  // The multi-select stays open for more choices: a click beside it closes it.
+  await sitesDialog.getByText('Sites de Camille KERVELLA').click();
+  await sitesDialog.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(page.getByText("Sites(s) de l'utilisateur modifié(s)")).toBeVisible();
+  await expect(sitesDialog).toBeHidden();
+  await expect(cells.nth(7)).toHaveText(`${siteCode} - Jardin ${stamp}`);
+
+  // Type: from Particulier to Organisme.
+  await expect(cells.nth(6)).toHaveText('Particulier');
+  await row.getByRole('button', { name: 'Modifier le type de Camille KERVELLA' }).click();
+  const typeDialog = page.getByRole('dialog', { name: "Type d'utilisateur" });
+  await typeDialog.getByRole('combobox', { name: 'Type' }).click();
+  await typeDialog.getByRole('option', { name: 'Organisme' }).click();
+  await typeDialog.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(page.getByText("Type de l'utilisateur modifié")).toBeVisible();
+  await expect(cells.nth(6)).toHaveText('Organisme');
+
+  // An active account cannot be deleted: deactivate it first.
+  await expect(row.getByRole('button', { name: 'Supprimer Camille KERVELLA' })).toBeDisabled();
+  await row.getByRole('button', { name: 'Désactiver Camille KERVELLA' }).click();
+  await expect(cells.nth(8)).toHaveText('Non');
+  await expect(row.getByRole('button', { name: 'Refuser Camille KERVELLA' })).toBeVisible();
+
+  await row.getByRole('button', { name: 'Supprimer Camille KERVELLA' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Supprimer ?' });
+  await expect(confirm.getByText('Etes-vous sûre de vouloir supprimer cet utilisateur ? Cette action est irréversible.')).toBeVisible();
+  await confirm.getByRole('button', { name: 'Oui' }).click();
+  await expect(page.getByText('Utilisateur supprimé')).toBeVisible();
+  await expect(row).toHaveCount(0);
+  await expect(page.getByText('Aucun résultat')).toBeVisible();
+});

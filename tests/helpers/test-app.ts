@@ -1,0 +1,120 @@
+// Builds the real application on a fresh database for API tests: in-memory PGlite by
+// default, and a fresh PostgreSQL database per test file when TEST_DATABASE_URL is set.
+import crypto from 'node:crypto';
+import { sql } from 'kysely';
+import { openDatabase, openPostgres, type DatabaseHandle, type Db } from '../../src/server/db/client.js';
+import { migrate } from '../../src/server/db/migrate.js';
+import { createApp, type AppConfig } from '../../src/server/app.js';
+import { createMemoryMailer } from '../../src/server/mailer.js';
+import { hashPassword } from '../../src/server/passwords.js';
+import { seedCities } from '../../src/server/db/seed.js';
+
+export const TEST_DRIVERS: ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+export async function openTestDatabase(driver: 'pglite' | 'postgres'): Promise<DatabaseHandle> {
+  if (driver === 'pglite') {
+    const h = await openDatabase({ memory: true });
+    await migrate(h.db);
+    return h;
+  }
+  const baseUrl = process.env.TEST_DATABASE_URL!;
+  const name = `compost_t_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = await openPostgres(baseUrl);
+  await sql.raw(`CREATE DATABASE ${name}`).execute(admin.db);
+  await admin.close();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  const h = await openPostgres(url.toString());
+  await migrate(h.db);
+  return {
+    db: h.db,
+    kind: 'postgres',
+    async close() {
+      await h.close();
+      const a = await openPostgres(baseUrl);
+      await sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).execute(a.db);
+      await a.close();
+    },
+  };
+}
+
+export const TEST_CONFIG: AppConfig = {
+  APP_NAME: 'Compost test',
+  APP_CONTACT: '02 98 00 00 00',
+  publicUrl: 'http://localhost:3000',
+  secureCookies: false,
+  TERRITORY: '242900314',
+};
+
+export async function createTestApp(driver: 'pglite' | 'postgres' = 'pglite', config: Partial<AppConfig> = {}) {
+  const handle = await openTestDatabase(driver);
+  await seedCities(handle.db, '242900314');
+  const mailer = createMemoryMailer();
+  const app = await createApp({ db: handle.db, mailer, config: { ...TEST_CONFIG, ...config } });
+  await app.ready();
+  return {
+    app,
+    db: handle.db,
+    mailer,
+    async close() {
+      await app.close();
+      await handle.close();
+    },
+  };
+}
+
+let counter = 0;
+const hashCache = new Map<string, string>();
+async function cachedHash(password: string) {
+  if (!hashCache.has(password)) hashCache.set(password, await hashPassword(password));
+  return hashCache.get(password)!;
+}
+
+export const TEST_PASSWORD = 'motdepasse-test';
+
+/** Creates an active, validated account with the given roles; returns its id and login. */
+export async function createAccount(
+  db: Db,
+  opts: { kind?: 'user' | 'agent'; roles?: string[]; actif?: boolean; emailValide?: boolean; typeUser?: number; nom?: string; prenom?: string; password?: string } = {},
+) {
+  counter++;
+  const kind = opts.kind ?? (opts.roles?.some((r) => r.startsWith('ROLE_ADMIN')) ? 'agent' : 'user');
+  const email = `compte${counter}-${crypto.randomBytes(3).toString('hex')}@exemple.fr`;
+  const identifiant = kind === 'agent' ? `agent${counter}${crypto.randomBytes(2).toString('hex')}` : null;
+  const row = await db
+    .insertInto('account')
+    .values({
+      kind,
+      identifiant,
+      email,
+      password_hash: await cachedHash(opts.password ?? TEST_PASSWORD),
+      type_user_id: kind === 'user' ? (opts.typeUser ?? 1) : null,
+      nom: opts.nom ?? `NOM${counter}`,
+      prenom: opts.prenom ?? `Prénom${counter}`,
+      tel: '0600000000',
+      email_valide: opts.emailValide ?? true,
+      actif: opts.actif ?? true,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  for (const code of opts.roles ?? []) {
+    const role = await db.selectFrom('role').where('code', '=', code).select('id').executeTakeFirstOrThrow();
+    await db.insertInto('account_role').values({ account_id: row.id, role_id: role.id }).execute();
+  }
+  return { id: row.id, login: identifiant ?? email, email, identifiant };
+}
+
+/** Logs in through the API; returns the cookie header to send with later requests. */
+export async function login(app: Awaited<ReturnType<typeof createTestApp>>['app'], username: string, password = TEST_PASSWORD) {
+  const res = await app.inject({ method: 'POST', url: '/api/login', payload: { username, password } });
+  if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+  const cookie = res.cookies.find((c) => c.name === 'compost_sid');
+  return `compost_sid=${cookie!.value}`;
+}
+
+/** An account with these roles, already logged in. */
+export async function loggedAs(ctx: Awaited<ReturnType<typeof createTestApp>>, roles: string[], opts: Parameters<typeof createAccount>[1] = {}) {
+  const acc = await createAccount(ctx.db, { ...opts, roles });
+  const cookie = await login(ctx.app, acc.login);
+  return { ...acc, cookie };
+}
