@@ -13,14 +13,25 @@ const territorySchema = z
     message: 'TERRITORY doit être un SIREN d’EPCI (9 chiffres) ou des codes de départements séparés par des virgules (ex. 29,56)',
   });
 
+const PORT_MESSAGE = 'PORT doit être un numéro de port entre 0 et 65535';
+
 export const configSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d{1,5}$/, { message: PORT_MESSAGE })
+      .transform(Number)
+      .refine((n) => n <= 65535, { message: PORT_MESSAGE })
+      .default(3000),
+  ),
+  HOST: optionalString.pipe(z.string().default('127.0.0.1')),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: optionalString.pipe(
     z.string().regex(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL doit commencer par postgres:// ou postgresql://' }).optional(),
   ),
-  PUBLIC_URL: optionalString.pipe(z.url({ message: 'PUBLIC_URL doit être une URL (ex. https://compost.example.fr)' }).optional()),
+  PUBLIC_URL: optionalString.pipe(
+    z.url({ protocol: /^https?$/, message: 'PUBLIC_URL doit être une URL (ex. https://compost.example.fr)' }).optional(),
+  ),
   SMTP_URL: optionalString.pipe(
     z.string().regex(/^smtps?:\/\//, { message: 'SMTP_URL doit commencer par smtp:// ou smtps://' }).optional(),
   ),

@@ -85,6 +85,9 @@ test('an administrator activates a signed-up user, gives them a site, changes th
   await row.getByRole('button', { name: 'Désactiver Camille KERVELLA' }).click();
   await expect(cells.nth(8)).toHaveText('Non');
   await expect(row.getByRole('button', { name: 'Refuser Camille KERVELLA' })).toBeVisible();
+  // The success toast sits over the row's last buttons and stays while hovered: let it go.
+  await page.mouse.move(0, 0);
+  await expect(page.getByText('Compte désactivé')).toBeHidden();
 
   await row.getByRole('button', { name: 'Supprimer Camille KERVELLA' }).click();
   const confirm = page.getByRole('dialog', { name: 'Supprimer ?' });

@@ -31,9 +31,22 @@ export async function openTestDatabase(driver: 'pglite' | 'postgres'): Promise<D
     kind: 'postgres',
     async close() {
       await h.close();
+      // pg's pool.end() resolves before its connections have finished closing: wait for
+      // them instead of killing them (a forced drop makes them throw in this process).
       const a = await openPostgres(baseUrl);
-      await sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).execute(a.db);
-      await a.close();
+      try {
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await sql.raw(`DROP DATABASE IF EXISTS ${name}`).execute(a.db);
+            break;
+          } catch (e) {
+            if ((e as { code?: string }).code !== '55006' || attempt >= 50) throw e;
+            await new Promise((r) => setTimeout(r, 100));
+          }
+        }
+      } finally {
+        await a.close();
+      }
     },
   };
 }
