@@ -1,7 +1,7 @@
 // Issue 5 in a real browser: a referent records interventions with the network cut, closes the
 // browser, reopens it on the same profile, the network comes back, and the server holds
 // exactly those submissions once each, also when a reply is lost after the server committed.
-// Runs on the demo programme (E2E_DEMO=1): referent1 has several sites, each with cells
+// Runs on the demo programme the e2e server seeds: referent1 has several sites, each with cells
 // n°1-2 Apport, n°3 Broyat, n°4 Maturation.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,8 +28,6 @@ interface Row {
   numeroBac: number;
   valeur: string;
 }
-
-test.skip(process.env.E2E_DEMO !== '1', 'needs the demo programme: run with E2E_DEMO=1');
 
 async function launch(profile: string, baseURL: string, launchOptions: object): Promise<{ context: BrowserContext; page: Page }> {
   const context = await chromium.launchPersistentContext(profile, { ...launchOptions, baseURL, locale: 'fr-FR', timezoneId: 'Europe/Paris' });

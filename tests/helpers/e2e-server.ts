@@ -1,5 +1,6 @@
 // The server Playwright starts: a fresh embedded database in a temporary DATA_DIR, the
-// built web app (E2E_WEB_DIR, default dist/), e-mails written as .eml files there.
+// built web app (E2E_WEB_DIR, default dist/), e-mails written as .eml files there, and the
+// demo programme seeded.
 import fs from 'node:fs';
 import path from 'node:path';
 import { e2eDataDir, E2E_ADMIN } from './e2e-env.js';
@@ -20,7 +21,8 @@ const config = loadConfig({
   ADMIN_LOGIN: E2E_ADMIN.login,
   ADMIN_PASSWORD: E2E_ADMIN.password,
   ADMIN_EMAIL: E2E_ADMIN.email,
-  DEMO_DATA: process.env.E2E_DEMO === '1' ? '1' : '0',
+  // The demo programme gives the field journeys referents with several sites and cells.
+  DEMO_DATA: '1',
   LOG_LEVEL: 'warn',
 });
 const webDir = path.resolve(process.env.E2E_WEB_DIR ?? 'dist');
