@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -35,6 +36,21 @@ export default defineConfig({
       devOptions: { enabled: false },
     }),
   ],
+  resolve: {
+    alias: [
+      // Dexie's ES2018+ build: about 1 KB gzip lighter than the ES5 one its package entry wraps
+      // (the wrapper only guards against two copies of Dexie, and this bundle has one).
+      { find: /^dexie$/, replacement: fileURLToPath(new URL('./node_modules/dexie/dist/modern/dexie.mjs', import.meta.url)) },
+    ],
+  },
   server: { proxy: { '/api': 'http://127.0.0.1:3000', '/logout': 'http://127.0.0.1:3000' } },
-  build: { outDir: 'dist', sourcemap: false, manifest: true, chunkSizeWarningLimit: 1500 },
+  build: {
+    outDir: 'dist',
+    sourcemap: false,
+    manifest: true,
+    chunkSizeWarningLimit: 1500,
+    // Every browser the PWA targets preloads modules natively; the polyfill would only add
+    // weight to the first load (an older browser still loads the chunks, just not ahead).
+    modulePreload: { polyfill: false },
+  },
 });

@@ -2,7 +2,7 @@
 // so tests drive it with inject() and main.ts serves it.
 import path from 'node:path';
 import qs from 'qs';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import helmet from '@fastify/helmet';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from './db/client.js';
@@ -42,6 +42,11 @@ export async function createApp(deps: AppDeps, fastifyOptions: FastifyServerOpti
     bodyLimit: 2 * 1024 * 1024,
     // Bracket-style arrays and objects: filter[ville][]=A, sort[name]=nom.
     routerOptions: { querystringParser: (str: string) => qs.parse(str, { depth: 3, arrayLimit: 200, parameterLimit: 500 }) as Record<string, unknown> },
+    // The router's own refusals (malformed URL, a path parameter over 100 characters) answer
+    // in the shape and language of every other error.
+    frameworkErrors: (_error, _request, reply) => {
+      void (reply as FastifyReply).code(400).send({ status: 'error', message: 'Requête invalide.' });
+    },
     ...fastifyOptions,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -62,7 +67,7 @@ export async function createApp(deps: AppDeps, fastifyOptions: FastifyServerOpti
     crossOriginEmbedderPolicy: false,
   });
   await app.register(errorsPlugin, { spaIndex: deps.config.webDir ? path.join(deps.config.webDir, 'index.html') : undefined });
-  await app.register(authPlugin, { db: deps.db, secureCookies: deps.config.secureCookies });
+  await app.register(authPlugin, { db: deps.db, secureCookies: deps.config.secureCookies, publicUrl: deps.config.publicUrl });
 
   await app.register(
     async (api) => {
@@ -81,8 +86,11 @@ export async function createApp(deps: AppDeps, fastifyOptions: FastifyServerOpti
   );
 
   // GET /logout is a browser navigation (spec.md section 7): end the session, back to /login.
+  // Another site linking here must not log the user out: only the app's own pages (or an
+  // address typed by the user) end the session.
   app.get('/logout', async (request, reply) => {
-    await app.endSession(request, reply);
+    const site = request.headers['sec-fetch-site'];
+    if (!site || site === 'same-origin' || site === 'none') await app.endSession(request, reply);
     return reply.redirect('/login');
   });
 

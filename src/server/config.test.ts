@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
@@ -101,6 +103,89 @@ describe('configuration from the environment', () => {
 
     it('refuses a PUBLIC_URL that is not http or https', () => {
       expect(failure({ PUBLIC_URL: 'ftp://compost.exemple.fr' })).toContain('PUBLIC_URL doit être une URL (ex. https://compost.example.fr)');
+    });
+  });
+
+  describe('every other variable', () => {
+    it('reads blank values of every variable as their defaults', () => {
+      const blank = Object.fromEntries(
+        ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'PUBLIC_URL', 'SMTP_URL', 'MAIL_FROM', 'APP_NAME', 'APP_CONTACT', 'TERRITORY', 'ADMIN_LOGIN', 'ADMIN_PASSWORD', 'ADMIN_EMAIL', 'DEMO_DATA', 'LOG_LEVEL'].map((k) => [k, ' ']),
+      );
+      expect(loadConfig(blank)).toEqual(loadConfig({}));
+    });
+
+    it('accepts host names and IPv6 addresses, and builds links that work with them', () => {
+      expect(loadConfig({ HOST: 'compost.local' }).publicUrl).toBe('http://compost.local:3000');
+      expect(loadConfig({ HOST: '::1', PORT: '8080' }).publicUrl).toBe('http://[::1]:8080');
+      expect(loadConfig({ HOST: '::' }).publicUrl).toBe('http://localhost:3000');
+    });
+
+    it('stops on a HOST that is no address', () => {
+      for (const HOST of ['mon serveur', 'http://127.0.0.1', '127.0.0.1:3000/']) {
+        expect(failure({ HOST })).toContain('HOST doit être une adresse IP ou un nom d’hôte (ex. 127.0.0.1 ou 0.0.0.0)');
+      }
+    });
+
+    it('stops on a DATA_DIR that is a file', () => {
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'compost-config-')), 'fichier');
+      fs.writeFileSync(file, '');
+      try {
+        expect(failure({ DATA_DIR: file })).toContain(`DATA_DIR doit être un dossier (${file} est un fichier)`);
+      } finally {
+        fs.rmSync(path.dirname(file), { recursive: true, force: true });
+      }
+    });
+
+    it('accepts a sender with or without a display name, and stops on anything else', () => {
+      expect(loadConfig({ MAIL_FROM: 'Compostage <compost@brest.fr>' }).MAIL_FROM).toBe('Compostage <compost@brest.fr>');
+      expect(loadConfig({ MAIL_FROM: 'compost@brest.fr' }).MAIL_FROM).toBe('compost@brest.fr');
+      for (const MAIL_FROM of ['Compost', 'Compost <pas-une-adresse>']) {
+        expect(failure({ MAIL_FROM })).toContain('MAIL_FROM doit être une adresse e-mail, éventuellement précédée d’un nom');
+      }
+    });
+
+    it('takes the application name and the contact line as given, on one line', () => {
+      expect(loadConfig({ APP_NAME: 'Compost Brest', APP_CONTACT: '06 00 00 00 00' })).toMatchObject({ APP_NAME: 'Compost Brest', APP_CONTACT: '06 00 00 00 00' });
+      expect(failure({ APP_NAME: 'Compost\nBrest' })).toContain('APP_NAME doit tenir sur une ligne');
+      expect(failure({ APP_NAME: 'x'.repeat(61) })).toContain('APP_NAME doit faire au plus 60 caractères');
+      expect(failure({ APP_CONTACT: 'x'.repeat(201) })).toContain('APP_CONTACT doit faire au plus 200 caractères');
+    });
+
+    it('stops on an ADMIN_LOGIN that could not be typed as an identifiant', () => {
+      expect(loadConfig({ ADMIN_LOGIN: 'chef.compost' }).ADMIN_LOGIN).toBe('chef.compost');
+      for (const ADMIN_LOGIN of ['a', 'chef compost', 'élodie']) {
+        expect(failure({ ADMIN_LOGIN })).toContain('ADMIN_LOGIN doit faire 2 à 64 caractères');
+      }
+    });
+
+    it('stops on a DEMO_DATA other than 0 or 1', () => {
+      expect(loadConfig({ DEMO_DATA: '0' }).DEMO_DATA).toBe(false);
+      for (const DEMO_DATA of ['oui', 'true', '2']) expect(failure({ DEMO_DATA })).toContain('DEMO_DATA doit valoir 1 (programme de démonstration) ou 0');
+    });
+
+    it('stops on an unknown LOG_LEVEL', () => {
+      expect(loadConfig({ LOG_LEVEL: 'warn' }).LOG_LEVEL).toBe('warn');
+      expect(failure({ LOG_LEVEL: 'verbose' })).toContain('LOG_LEVEL doit valoir l’un de : fatal, error, warn, info, debug, trace, silent');
+    });
+
+    it('stops on a database or mail URL without anything after the scheme', () => {
+      expect(failure({ DATABASE_URL: 'postgres://' })).toContain('DATABASE_URL doit commencer par postgres:// ou postgresql://');
+      expect(failure({ SMTP_URL: 'smtp://' })).toContain('SMTP_URL doit commencer par smtp:// ou smtps://');
+    });
+
+    it('writes every message of a bad configuration in French, naming its variable', () => {
+      const msg = failure({
+        PORT: 'x', HOST: 'a b', DATABASE_URL: 'x', PUBLIC_URL: 'x', SMTP_URL: 'x', MAIL_FROM: 'x', APP_NAME: 'a\nb', APP_CONTACT: 'a\nb',
+        TERRITORY: 'x', ADMIN_LOGIN: 'x', ADMIN_PASSWORD: 'x', ADMIN_EMAIL: 'x', DEMO_DATA: 'x', LOG_LEVEL: 'x',
+      });
+      const lines = msg.split('\n').slice(1);
+      expect(lines).toHaveLength(14);
+      for (const line of lines) {
+        const [name, text] = line.trim().split(': ');
+        // Each message starts with the variable's name and is not one of zod's English defaults.
+        expect(text.startsWith(name), line).toBe(true);
+        expect(text, line).toMatch(/ doit /);
+      }
     });
   });
 });

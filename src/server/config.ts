@@ -1,4 +1,6 @@
-// Environment parsed once at start; a bad value stops the process with a clear message.
+// Environment parsed once at start; a bad value stops the process with a French message
+// naming the variable (every variable is documented in README.md).
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -7,6 +9,17 @@ const optionalString = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
+/** A text variable: blank means the default; a value too long or on several lines is refused. */
+function text(name: string, fallback: string, max: number) {
+  return optionalString.pipe(
+    z
+      .string()
+      .max(max, { message: `${name} doit faire au plus ${max} caractères` })
+      .regex(/^[^\r\n]*$/, { message: `${name} doit tenir sur une ligne` })
+      .default(fallback),
+  );
+}
+
 const territorySchema = z
   .string()
   .regex(/^(\d{9}|(\d{2}|2A|2B|\d{3})(,(\d{2}|2A|2B|\d{3}))*)$/, {
@@ -14,6 +27,8 @@ const territorySchema = z
   });
 
 const PORT_MESSAGE = 'PORT doit être un numéro de port entre 0 et 65535';
+const HOST_MESSAGE = 'HOST doit être une adresse IP ou un nom d’hôte (ex. 127.0.0.1 ou 0.0.0.0)';
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export const configSchema = z.object({
   PORT: optionalString.pipe(
@@ -24,26 +39,56 @@ export const configSchema = z.object({
       .refine((n) => n <= 65535, { message: PORT_MESSAGE })
       .default(3000),
   ),
-  HOST: optionalString.pipe(z.string().default('127.0.0.1')),
-  DATA_DIR: z.string().min(1).default('./data'),
+  HOST: optionalString.pipe(
+    z
+      .string()
+      .regex(/^(\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:]*:[0-9a-fA-F:.]*|[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?)$/, { message: HOST_MESSAGE })
+      .default('127.0.0.1'),
+  ),
+  DATA_DIR: optionalString.pipe(z.string().default('./data')),
   DATABASE_URL: optionalString.pipe(
-    z.string().regex(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL doit commencer par postgres:// ou postgresql://' }).optional(),
+    z.string().regex(/^postgres(ql)?:\/\/\S+$/, { message: 'DATABASE_URL doit commencer par postgres:// ou postgresql://' }).optional(),
   ),
   PUBLIC_URL: optionalString.pipe(
     z.url({ protocol: /^https?$/, message: 'PUBLIC_URL doit être une URL (ex. https://compost.example.fr)' }).optional(),
   ),
   SMTP_URL: optionalString.pipe(
-    z.string().regex(/^smtps?:\/\//, { message: 'SMTP_URL doit commencer par smtp:// ou smtps://' }).optional(),
+    z.string().regex(/^smtps?:\/\/\S+$/, { message: 'SMTP_URL doit commencer par smtp:// ou smtps://' }).optional(),
   ),
-  MAIL_FROM: z.string().min(3).default('Compost <no-reply@compost.local>'),
-  APP_NAME: z.string().min(1).default('Compost'),
-  APP_CONTACT: z.string().default('02 98 00 00 00 - compostage@exemple.fr'),
-  TERRITORY: territorySchema.default('242900314'),
-  ADMIN_LOGIN: optionalString,
-  ADMIN_PASSWORD: optionalString.pipe(z.string().min(8, { message: 'ADMIN_PASSWORD doit faire au moins 8 caractères' }).optional()),
+  MAIL_FROM: optionalString.pipe(
+    z
+      .string()
+      .regex(/^([^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/, {
+        message: 'MAIL_FROM doit être une adresse e-mail, éventuellement précédée d’un nom (ex. Compost <no-reply@exemple.fr>)',
+      })
+      .default('Compost <no-reply@compost.local>'),
+  ),
+  APP_NAME: text('APP_NAME', 'Compost', 60),
+  APP_CONTACT: text('APP_CONTACT', '02 98 00 00 00 - compostage@exemple.fr', 200),
+  TERRITORY: optionalString.pipe(territorySchema.default('242900314')),
+  ADMIN_LOGIN: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{2,64}$/, { message: 'ADMIN_LOGIN doit faire 2 à 64 caractères parmi lettres sans accent, chiffres, point, tiret et souligné' })
+      .optional(),
+  ),
+  ADMIN_PASSWORD: optionalString.pipe(
+    z
+      .string()
+      .min(8, { message: 'ADMIN_PASSWORD doit faire au moins 8 caractères' })
+      .max(200, { message: 'ADMIN_PASSWORD doit faire au plus 200 caractères' })
+      .optional(),
+  ),
   ADMIN_EMAIL: optionalString.pipe(z.email({ message: 'ADMIN_EMAIL doit être une adresse e-mail' }).optional()),
-  DEMO_DATA: z.enum(['0', '1', '']).optional().transform((v) => v === '1'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DEMO_DATA: optionalString.pipe(
+    z
+      .enum(['0', '1'], { message: 'DEMO_DATA doit valoir 1 (programme de démonstration) ou 0' })
+      .optional()
+      .transform((v) => v === '1'),
+  ),
+  LOG_LEVEL: optionalString.pipe(
+    z.enum(LOG_LEVELS, { message: `LOG_LEVEL doit valoir l’un de : ${LOG_LEVELS.join(', ')}` }).default('info'),
+  ),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;
@@ -56,6 +101,12 @@ export interface Config extends RawConfig {
 
 export class ConfigError extends Error {}
 
+/** The host part of a URL for a listening address: every interface reads as localhost. */
+export function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '[::]') return 'localhost';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = configSchema.safeParse(env);
   if (!parsed.success) {
@@ -63,10 +114,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Configuration invalide :\n${lines.join('\n')}`);
   }
   const raw = parsed.data;
-  const publicUrl = (raw.PUBLIC_URL ?? `http://${raw.HOST === '0.0.0.0' ? 'localhost' : raw.HOST}:${raw.PORT}`).replace(/\/$/, '');
+  const dataDir = path.resolve(raw.DATA_DIR);
+  if (fs.existsSync(dataDir) && !fs.statSync(dataDir).isDirectory()) {
+    throw new ConfigError(`Configuration invalide :\n  DATA_DIR: DATA_DIR doit être un dossier (${dataDir} est un fichier)`);
+  }
+  const publicUrl = (raw.PUBLIC_URL ?? `http://${urlHost(raw.HOST)}:${raw.PORT}`).replace(/\/$/, '');
   return {
     ...raw,
-    dataDir: path.resolve(raw.DATA_DIR),
+    dataDir,
     publicUrl,
     secureCookies: publicUrl.startsWith('https://'),
   };

@@ -2,13 +2,48 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import pino from 'pino';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, urlHost, type Config } from './config.js';
 import { DatabaseLockedError, openDatabase, type DatabaseHandle } from './db/client.js';
 import { migrate } from './db/migrate.js';
-import { seedAdmin, seedCities, seedStreetsSample } from './db/seed.js';
+import { seedAdmin, seedCities, seedStreetsSample, type AdminSeedResult } from './db/seed.js';
 import { seedDemoData } from './db/demo-data.js';
 import { createMailer } from './mailer.js';
 import { createApp } from './app.js';
+
+/** What the web build is made from: a newer file here means dist/ is out of date. */
+export const WEB_SOURCES = ['src/web', 'src/shared', 'public', 'index.html', 'vite.config.ts', 'tsconfig.sw.json', 'package-lock.json'];
+
+function newestMtime(p: string): number {
+  if (!fs.existsSync(p)) return 0;
+  const st = fs.statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let max = 0;
+  for (const entry of fs.readdirSync(p)) max = Math.max(max, newestMtime(path.join(p, entry)));
+  return max;
+}
+
+/** True when `dist` has no index.html or one of the web sources changed after it was built. */
+export function webBuildNeeded(root: string, dist: string): boolean {
+  const builtAt = newestMtime(path.join(dist, 'index.html'));
+  if (!builtAt) return true;
+  return WEB_SOURCES.some((s) => newestMtime(path.join(root, s)) > builtAt);
+}
+
+async function prepareDatabase(handle: DatabaseHandle, config: Config, log: pino.Logger): Promise<AdminSeedResult> {
+  const { db } = handle;
+  const applied = await migrate(db);
+  if (applied.length) log.info({ migrations: applied }, 'migrations applied');
+  await seedCities(db, config.TERRITORY);
+  await seedStreetsSample(db);
+  const admin = await seedAdmin(db, config);
+  // The generated password is only ever returned to the caller, which prints it once.
+  if (admin.created) log.info({ login: admin.login }, 'first administrator created');
+  if (config.DEMO_DATA) {
+    const demo = await seedDemoData(db);
+    if (demo.created) log.info(demo, 'demo data created');
+  }
+  return admin;
+}
 
 export async function startServer(config: Config, opts: { webDir?: string } = {}) {
   const log = pino({ level: config.LOG_LEVEL });
@@ -19,35 +54,52 @@ export async function startServer(config: Config, opts: { webDir?: string } = {}
     if (e instanceof DatabaseLockedError) throw e;
     throw new Error(`Impossible d'ouvrir la base de données : ${(e as Error).message}`);
   }
-  const { db } = handle;
-  const applied = await migrate(db);
-  if (applied.length) log.info({ migrations: applied }, 'migrations applied');
-  await seedCities(db, config.TERRITORY);
-  await seedStreetsSample(db);
-  const admin = await seedAdmin(db, config);
-  if (config.DEMO_DATA) {
-    const demo = await seedDemoData(db);
-    if (demo.created) log.info(demo, 'demo data created');
+  let app: Awaited<ReturnType<typeof createApp>> | undefined;
+  let admin: AdminSeedResult;
+  try {
+    admin = await prepareDatabase(handle, config, log);
+    const mailer = createMailer({ smtpUrl: config.SMTP_URL, mailDir: path.join(config.dataDir, 'mail'), from: config.MAIL_FROM, log });
+    const webDir = opts.webDir && fs.existsSync(path.join(opts.webDir, 'index.html')) ? opts.webDir : undefined;
+    app = await createApp({ db: handle.db, mailer, config: { ...config, webDir } }, { loggerInstance: log });
+    await app.listen({ port: config.PORT, host: config.HOST });
+  } catch (e) {
+    // A failed start releases what it opened: the PGlite lock, the pool, the port.
+    await app?.close().catch(() => undefined);
+    await handle.close().catch(() => undefined);
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'EADDRINUSE') throw new Error(`Le port ${config.PORT} de ${config.HOST} est déjà utilisé : choisissez-en un autre avec PORT.`);
+    if (err.code === 'EADDRNOTAVAIL') throw new Error(`L'adresse ${config.HOST} (HOST) n'existe pas sur cette machine.`);
+    throw e;
   }
-
-  const mailer = createMailer({ smtpUrl: config.SMTP_URL, mailDir: path.join(config.dataDir, 'mail'), from: config.MAIL_FROM, log });
-  const webDir = opts.webDir && fs.existsSync(path.join(opts.webDir, 'index.html')) ? opts.webDir : undefined;
-  const app = await createApp({ db, mailer, config: { ...config, webDir } }, { loggerInstance: log });
-  await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
-  const url = `http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${port}`;
+  const url = `http://${urlHost(config.HOST)}:${port}`;
 
-  let closing = false;
-  const close = async () => {
-    if (closing) return;
-    closing = true;
-    log.info('arrêt en cours');
-    await app.close();
-    await handle.close();
+  let closing: Promise<void> | null = null;
+  const server = app;
+  const close = () => {
+    closing ??= (async () => {
+      log.info('arrêt en cours');
+      // Stops accepting connections and waits for the requests in flight (and the mails
+      // they queued), then closes the database.
+      await server.close();
+      await handle.close();
+    })();
+    return closing;
   };
-  return { app, url, admin, close, db, log };
+  return { app, url, admin, close, db: handle.db, log };
 }
+
+/** How the first administrator logs in, printed once on the console (never logged). */
+export function firstStartLines(url: string, admin: AdminSeedResult): string[] {
+  if (!admin.created) return [];
+  const lines = [`Premier démarrage : connectez-vous sur ${url}/login avec l'identifiant « ${admin.login} »`];
+  if (admin.generatedPassword) lines.push(`  et le mot de passe généré (affiché une seule fois, notez-le) : ${admin.generatedPassword}`);
+  else lines.push('  et le mot de passe de ADMIN_PASSWORD.');
+  return lines;
+}
+
+const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 export async function runMain(opts: { webDir?: string } = {}) {
   let config: Config;
@@ -67,17 +119,16 @@ export async function runMain(opts: { webDir?: string } = {}) {
     console.error((e as Error).message);
     process.exit(1);
   }
-  console.log(`\nCompost est prêt : ${server.url}`);
-  if (server.admin.created) {
-    console.log(`Premier démarrage : connectez-vous sur ${server.url}/login avec l'identifiant « ${server.admin.login} »`);
-    if (server.admin.generatedPassword) {
-      console.log(`  mot de passe généré (affiché une seule fois) : ${server.admin.generatedPassword}`);
-    } else {
-      console.log('  et le mot de passe de ADMIN_PASSWORD.');
-    }
-  }
+  console.log(`\n${config.APP_NAME} est prêt : ${server.url}`);
+  for (const line of firstStartLines(server.url, server.admin)) console.log(line);
+
   const stop = (signal: string) => {
     server.log.info({ signal }, 'signal received');
+    // A shutdown that hangs (a stuck connection) must not keep the process alive forever.
+    setTimeout(() => {
+      console.error('Arrêt forcé : la fermeture a pris trop de temps.');
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS).unref();
     server.close().then(
       () => process.exit(0),
       (e) => {

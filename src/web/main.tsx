@@ -20,4 +20,4 @@ createRoot(document.getElementById('root')!).render(
   </StrictMode>,
 );
 
-registerServiceWorker();
+void registerServiceWorker().catch((error: unknown) => console.error('service worker registration failed', error));

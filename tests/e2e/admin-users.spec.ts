@@ -49,6 +49,9 @@ test('an administrator activates a signed-up user, gives them a site, changes th
   await row.getByRole('button', { name: 'Activer Camille KERVELLA' }).click();
   await expect(page.getByText('Compte activé')).toBeVisible();
   await expect(cells.nth(8)).toHaveText('Oui');
+  // The list reloaded with the e-mail filter still applied.
+  await expect(page.getByText('1 - 1 / 1')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Filtrer la colonne Email' })).toBeVisible();
   const activation = readMails(email).find((m) => m.subject.includes('activé'));
   expect(activation?.body).toContain('/login');
   const userApi = await playwright.request.newContext({ baseURL });

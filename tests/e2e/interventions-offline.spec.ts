@@ -71,20 +71,24 @@ async function waitUntilReadyOffline(page: Page) {
   await expect(page.getByText(/^Vos sites sont disponibles hors ligne/)).toBeVisible({ timeout: 30_000 });
 }
 
-async function choose(page: Page, scope: ReturnType<Page['getByRole']> | Page, label: RegExp, option: string) {
-  await scope.getByRole('combobox', { name: label }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
+/** The site sheet's selects are native <select>s. */
+async function choose(scope: ReturnType<Page['getByRole']> | Page, label: RegExp, option: string) {
+  await scope.getByRole('combobox', { name: label }).selectOption({ label: option });
 }
+
+/** The label of the option a native select shows. */
+const shownOption = (scope: ReturnType<Page['getByRole']> | Page, label: RegExp) =>
+  scope.getByRole('combobox', { name: label }).evaluate((select) => (select as HTMLSelectElement).selectedOptions[0]?.textContent ?? null);
 
 /** Fills block `index` (0-based) of the site sheet. */
 async function fillBlock(page: Page, index: number, block: { cell: string; action: string; value?: string; choice?: string; destination?: string; observations: string }) {
   if (index > 0) await page.getByRole('button', { name: 'Ajouter action' }).click();
   const group = page.getByRole('group', { name: `Action ${index + 1}` });
-  await choose(page, group, /Choix de la cellule/, block.cell);
-  await choose(page, group, /Quelle action/, block.action);
+  await choose(group, /Choix de la cellule/, block.cell);
+  await choose(group, /Quelle action/, block.action);
   if (block.value !== undefined) await group.getByRole('textbox', { name: /Quantité|Température/ }).fill(block.value);
-  if (block.choice !== undefined) await choose(page, group, new RegExp(block.action), block.choice);
-  if (block.destination !== undefined) await choose(page, group, /Cellule de destination/, block.destination);
+  if (block.choice !== undefined) await choose(group, new RegExp(block.action), block.choice);
+  if (block.destination !== undefined) await choose(group, /Cellule de destination/, block.destination);
   await group.getByLabel(/Observations/).fill(RUN + block.observations);
 }
 
@@ -213,7 +217,8 @@ test('a QR label opens the site sheet on its cell', async ({ page }) => {
 
   await page.goto(url);
   await expect(page.getByRole('heading', { name: 'Gérer' })).toBeVisible();
-  await expect(page.getByRole('combobox', { name: /Choix de la cellule/ })).toHaveValue(`Cellule n°${maturation.numero} - ${maturation.libelleTypeBac}`);
-  await choose(page, page, /Quelle action/, 'Tamisage');
-  await expect(page.getByRole('option')).toHaveCount(0);
+  await expect.poll(() => shownOption(page, /Choix de la cellule/)).toBe(`Cellule n°${maturation.numero} - ${maturation.libelleTypeBac}`);
+  // The cell is really chosen: its actions are offered.
+  await choose(page, /Quelle action/, 'Tamisage');
+  await expect(page.getByRole('textbox', { name: /Quantité/ })).toBeVisible();
 });

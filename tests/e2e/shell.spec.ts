@@ -117,3 +117,65 @@ test('the administrator logs in and gets the full drawer', async ({ page }) => {
   await drawer.getByRole('link', { name: 'Saisir une intervention' }).click();
   await expect(page).toHaveURL(/\/admin\/choix\/site$/);
 });
+
+test('a visitor reaches the login screen from the account menu, and at /', async ({ page }) => {
+  await page.goto('/signup');
+  await page.getByRole('button', { name: 'Compte', exact: true }).click();
+  await page.getByRole('menuitem', { name: 'Connexion' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('heading', { name: 'Connexion' })).toBeVisible();
+  await page.goto('/');
+  await expect(page.getByLabel('Identifiant ou adresse mail')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Créer un compte' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Menu principal' })).toHaveCount(0);
+});
+
+test('a call answered 401 sends the browser to /logout, then the login page says Accès non authorisé.', async ({ page, context }) => {
+  await logInAsAdmin(page);
+  // The session ends behind the open page (expired, or ended from another device).
+  await context.clearCookies();
+  const logout = page.waitForRequest((r) => new URL(r.url()).pathname === '/logout');
+  await page
+    .getByRole('navigation', { name: 'Menu principal' })
+    .getByRole('link', { name: 'Utilisateurs' })
+    .click({ timeout: 5_000 })
+    // A background call of the open screen may be refused first and leave before the click.
+    .catch(() => undefined);
+  await logout;
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('alert')).toHaveText('Accès non authorisé.');
+  // Said once: a reload no longer shows it.
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Connexion' })).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});
+
+test('a call answered 403 logs the user out with Accès non authorisé.', async ({ page }) => {
+  await logInAsAdmin(page);
+  // The administrator's role was withdrawn while the page was open: the server refuses the list.
+  await page.route('**/api/admin/user/get/list/by/filters**', (route) =>
+    route.fulfill({ status: 403, contentType: 'application/json', body: JSON.stringify({ status: 'error', message: 'Accès non authorisé.' }) }),
+  );
+  const logout = page.waitForRequest((r) => new URL(r.url()).pathname === '/logout');
+  await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Utilisateurs' }).click();
+  await logout;
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('alert')).toHaveText('Accès non authorisé.');
+  // /logout really ended the session.
+  await page.goto('/admin');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('a provider lands on the site choice with the drawer of its role', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByLabel('Identifiant ou adresse mail').fill('prestataire@demo.compost.fr');
+  await page.getByLabel(/^Mot de passe/).fill('demo-compost');
+  await page.getByRole('button', { name: 'Connexion' }).click();
+  await expect(page).toHaveURL(/\/admin\/choix\/site$/);
+  const drawer = page.getByRole('navigation', { name: 'Menu principal' });
+  await expect(drawer.getByRole('link', { name: 'Choix du site' })).toBeVisible();
+  for (const name of ['Saisir une intervention', 'Utilisateurs', 'Sites', 'Composteurs', 'Roles', 'Statistiques']) {
+    await expect(drawer.getByRole('link', { name, exact: true })).toHaveCount(0);
+  }
+});
+

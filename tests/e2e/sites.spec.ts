@@ -56,7 +56,10 @@ test('an administrator turns a site request into an installed site with cells an
   await add.getByRole('combobox', { name: 'Ville', exact: true }).fill('Guipavas');
   await page.getByRole('option', { name: 'Guipavas (29490)' }).click();
   await expect(add.getByRole('textbox', { name: 'Code postal' })).toHaveValue('29490');
-  await add.getByRole('combobox', { name: 'Adresse', exact: true }).fill('Rue de Paris');
+  // The address is free text with the streets of the chosen city as suggestions.
+  await add.getByRole('combobox', { name: 'Adresse', exact: true }).fill('paris');
+  await page.getByRole('option', { name: 'Rue de Paris' }).click();
+  await expect(add.getByRole('combobox', { name: 'Adresse', exact: true })).toHaveValue('Rue de Paris');
   await choose(page, requester, 'Civilité', 'Madame');
   await choose(page, requester, 'Fonction', 'Ecole');
   await requester.getByRole('textbox', { name: 'Nom', exact: true }).fill('le gall');
@@ -66,6 +69,7 @@ test('an administrator turns a site request into an installed site with cells an
   await requester.getByRole('textbox', { name: 'Téléphone', exact: true }).fill('0298001122');
   await requester.getByRole('textbox', { name: 'Date de la demande' }).fill('15/09/2024');
   await choose(page, requester, "Période d'implantation", 'Printemps');
+  await choose(page, requester, "Année d'implantation", String(new Date().getFullYear() + 1));
   await add.getByRole('textbox', { name: 'Observations' }).fill('Projet des parents d’élèves');
   await add.getByRole('button', { name: 'Enregistrer' }).click();
   await expect(page.getByText('Site ajouté')).toBeVisible();
@@ -88,6 +92,7 @@ test('an administrator turns a site request into an installed site with cells an
   const details = page.getByRole('dialog', { name: 'Détails demande' });
   await expect(details.getByText('Madame LE GALL Marie')).toBeVisible();
   await expect(details.getByText(/Demande du 15\/09\/2024/)).toBeVisible();
+  await expect(details.getByRole('combobox', { name: "Année d'implantation" })).toHaveValue(String(new Date().getFullYear() + 1));
   await details.getByRole('button', { name: 'Annuler' }).click();
 
   // 2. Installed: status 1 through the edit dialog, with a convention date.
@@ -168,4 +173,12 @@ test('an administrator turns a site request into an installed site with cells an
     '',
     '',
   ]);
+
+  // 5. The site's interventions, full screen, with the administrator's columns.
+  await row.getByRole('button', { name: /^Actions du site/ }).click();
+  await page.getByRole('menuitem', { name: 'Voir les interventions' }).click();
+  const interventions = page.getByRole('dialog', { name: new RegExp(`^Interventions du site ${siteName} - SCO\\d{3}$`) });
+  await expect(interventions).toHaveAttribute('data-full-screen', 'true');
+  await expect(interventions.locator('thead th')).toHaveText(['Date', 'Intervenant', 'Cellule', 'N°', 'Action', 'Valeur', 'Observations']);
+  await expect(interventions.getByRole('button', { name: 'Filtrer la colonne Action' })).toBeVisible();
 });

@@ -28,6 +28,17 @@ function decodeHeader(v: string) {
   );
 }
 
+/** Headers (unfolded, encoded words decoded) and text body of an RFC 822 message. */
+export function parseEml(raw: string): { header: (name: string) => string; body: string } {
+  const [head, ...rest] = raw.split(/\r?\n\r?\n/);
+  const unfolded = head.replace(/\r?\n[ \t]+/g, ' ');
+  // Adjacent encoded words are joined without the folding space (RFC 2047, section 6.2).
+  const header = (name: string) => decodeHeader((unfolded.match(new RegExp(`^${name}: (.*)$`, 'im'))?.[1] ?? '').replace(/\?=\s+=\?/g, '?==?'));
+  const bodyRaw = rest.join('\n\n');
+  const body = /quoted-printable/i.test(raw) ? decodeQuotedPrintable(bodyRaw) : /base64/i.test(head) ? Buffer.from(bodyRaw.replace(/\s/g, ''), 'base64').toString('utf8') : bodyRaw;
+  return { header, body };
+}
+
 export function readMails(to?: string): SavedMail[] {
   const dir = path.join(e2eDataDir(), 'mail');
   if (!fs.existsSync(dir)) return [];
@@ -36,12 +47,7 @@ export function readMails(to?: string): SavedMail[] {
     .filter((f) => f.endsWith('.eml'))
     .sort()
     .map((f) => {
-      const raw = fs.readFileSync(path.join(dir, f), 'utf8');
-      const [head, ...rest] = raw.split(/\r?\n\r?\n/);
-      const unfolded = head.replace(/\r?\n[ \t]+/g, ' ');
-      const header = (name: string) => decodeHeader(unfolded.match(new RegExp(`^${name}: (.*)$`, 'im'))?.[1] ?? '');
-      const bodyRaw = rest.join('\n\n');
-      const body = /quoted-printable/i.test(raw) ? decodeQuotedPrintable(bodyRaw) : /base64/i.test(head) ? Buffer.from(bodyRaw.replace(/\s/g, ''), 'base64').toString('utf8') : bodyRaw;
+      const { header, body } = parseEml(fs.readFileSync(path.join(dir, f), 'utf8'));
       return { file: f, to: header('To'), subject: header('Subject'), body };
     })
     .filter((m) => !to || m.to.includes(to));

@@ -11,10 +11,12 @@ import { seedCities } from '../../src/server/db/seed.js';
 
 export const TEST_DRIVERS: ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
-export async function openTestDatabase(driver: 'pglite' | 'postgres'): Promise<DatabaseHandle> {
+/** A fresh database, migrated unless `migrated: false` (for the tests of the migrations themselves). */
+export async function openTestDatabase(driver: 'pglite' | 'postgres', opts: { migrated?: boolean } = {}): Promise<DatabaseHandle> {
+  const migrated = opts.migrated ?? true;
   if (driver === 'pglite') {
     const h = await openDatabase({ memory: true });
-    await migrate(h.db);
+    if (migrated) await migrate(h.db);
     return h;
   }
   const baseUrl = process.env.TEST_DATABASE_URL!;
@@ -25,7 +27,7 @@ export async function openTestDatabase(driver: 'pglite' | 'postgres'): Promise<D
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   const h = await openPostgres(url.toString());
-  await migrate(h.db);
+  if (migrated) await migrate(h.db);
   return {
     db: h.db,
     kind: 'postgres',

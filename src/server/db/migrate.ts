@@ -9,12 +9,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /** migrations/NNN-name.ts files, each exporting `up` (SQL), in numeric order. */
-export async function loadMigrations(): Promise<{ id: number; name: string; up: string }[]> {
+export async function loadMigrations(): Promise<Migration[]> {
   const files = fs
     .readdirSync(dir)
     .filter((f) => /^\d{3}-[a-z0-9-]+\.ts$/.test(f))
     .sort();
-  const out = [];
+  const out: Migration[] = [];
   for (const f of files) {
     const mod = (await import(pathToFileURL(path.join(dir, f)).href)) as { up: string };
     out.push({ id: Number(f.slice(0, 3)), name: f.slice(4, -3), up: mod.up });
@@ -22,13 +22,23 @@ export async function loadMigrations(): Promise<{ id: number; name: string; up: 
   return out;
 }
 
-export async function migrate(db: Db): Promise<number[]> {
-  const migrations = await loadMigrations();
-  await sql`CREATE TABLE IF NOT EXISTS schema_migration (
-    id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`.execute(db);
+/** Advisory lock key of the migration run ("compost" in ASCII digits, any constant would do). */
+const MIGRATION_LOCK = 99111109;
+
+export interface Migration {
+  id: number;
+  name: string;
+  up: string;
+}
+
+/** Applies the migrations not yet recorded, in id order; returns the ids applied. */
+export async function migrate(db: Db, list?: Migration[]): Promise<number[]> {
+  const migrations = [...(list ?? (await loadMigrations()))].sort((a, b) => a.id - b.id);
   return db.transaction().execute(async (trx) => {
-    // Serialises concurrent starts against one PostgreSQL server.
-    await sql`LOCK TABLE schema_migration IN EXCLUSIVE MODE`.execute(trx);
+    // Serialises concurrent starts against one PostgreSQL server, table creation included.
+    await sql`SELECT pg_advisory_xact_lock(${sql.lit(MIGRATION_LOCK)})`.execute(trx);
+    await sql`CREATE TABLE IF NOT EXISTS schema_migration (
+      id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`.execute(trx);
     const done = new Set((await trx.selectFrom('schema_migration').select('id').execute()).map((r) => r.id));
     const applied: number[] = [];
     for (const m of migrations) {

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { TEST_DRIVERS, createAccount, createTestApp, login, openTestDatabase } from '../../../tests/helpers/test-app.js';
 import type { DatabaseHandle, Db } from '../db/client.js';
 import { hashToken, newToken } from '../tokens.js';
 import authPlugin, { SESSION_TTL_MS } from './auth.js';
+import { PERMISSIONS, ROLES, type Permission } from '../../shared/permissions.js';
 import errorsPlugin from './errors.js';
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;
@@ -62,6 +64,7 @@ describe.each(TEST_DRIVERS)('sessions and guards in the application (%s)', (driv
     const s = await storedSession(ctx.db, acc.id, { lastSeenAt: new Date(Date.now() - 70 * DAY), expiresAt: new Date(Date.now() - 1000) });
     expect((await logged(s.cookie)).json()).toEqual({ logged: false, user: null });
     expect((await ctx.app.inject({ url: '/api/admin/annee/get/all', headers: { cookie: s.cookie } })).statusCode).toBe(401);
+    expect(await sessionRow(s.idHash)).toBeUndefined();
   });
 
   it('ignores the session of an account deactivated since it logged in', async () => {
@@ -71,6 +74,10 @@ describe.each(TEST_DRIVERS)('sessions and guards in the application (%s)', (driv
     await ctx.db.updateTable('account').set({ actif: false }).where('id', '=', acc.id).execute();
     expect((await logged(cookie)).json()).toEqual({ logged: false, user: null });
     expect((await ctx.app.inject({ url: '/api/admin/annee/get/all', headers: { cookie } })).statusCode).toBe(401);
+    // The session is deleted, so reactivating the account does not revive it.
+    expect(await ctx.db.selectFrom('session').select('id_hash').where('account_id', '=', acc.id).execute()).toEqual([]);
+    await ctx.db.updateTable('account').set({ actif: true }).where('id', '=', acc.id).execute();
+    expect((await logged(cookie)).json().logged).toBe(false);
   });
 
   it('sees role changes on the next request of an open session', async () => {
@@ -104,6 +111,7 @@ describe.each(TEST_DRIVERS)('sessions and guards in the application (%s)', (driv
       ['Sec-Fetch-Site none (typed by the user)', { 'sec-fetch-site': 'none' }],
       ['neither header (a non-browser client)', {}],
       ['the Origin a trusted proxy forwarded the host of', { origin: 'https://compost.example.fr', host: '127.0.0.1:3000', 'x-forwarded-host': 'compost.example.fr' }],
+      ['the PUBLIC_URL origin behind a proxy that rewrote Host', { origin: 'http://localhost:3000', host: '10.0.0.5:3000' }],
     ])('accepts a POST with %s', async (_name, headers) => {
       const res = await postLogin(headers);
       expect(res.statusCode).toBe(400);
@@ -139,6 +147,66 @@ describe.each(TEST_DRIVERS)('sessions and guards in the application (%s)', (driv
   });
 });
 
+describe.each(TEST_DRIVERS)('every /api/admin route of the application (%s)', (driver) => {
+  let ctx: Ctx;
+  const cookies = new Map<string, string>();
+  beforeAll(async () => {
+    ctx = await createTestApp(driver);
+  });
+  afterAll(() => ctx.close());
+
+  const adminRoutes = () => ctx.app.routeGuards.filter((r) => r.url.startsWith('/api/admin/') && r.method !== 'HEAD');
+  /** A request the route would take, whatever its parameters mean: ids 1, an empty JSON body. */
+  const call = (route: { method: string; url: string }, cookie?: string) =>
+    ctx.app.inject({
+      method: route.method as 'GET',
+      url: route.url.replace(/:[A-Za-z_]+/g, '1'),
+      ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: {} }),
+      headers: cookie ? { cookie } : {},
+    });
+  async function cookieFor(roles: string[]) {
+    const key = roles.join(',');
+    if (!cookies.has(key)) {
+      const acc = await createAccount(ctx.db, { kind: roles.length === 0 ? 'agent' : undefined, roles });
+      cookies.set(key, await login(ctx.app, acc.login));
+    }
+    return cookies.get(key)!;
+  }
+
+  it('answers 401 to a visitor, before looking at parameters or body', async () => {
+    expect(adminRoutes().length).toBeGreaterThan(20);
+    for (const route of adminRoutes()) {
+      const res = await call(route);
+      expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
+      expect(res.json()).toEqual({ status: 'error', message: 'Vous devez être connecté.' });
+    }
+  });
+
+  it('answers 403 to a logged account without any role', async () => {
+    const cookie = await cookieFor([]);
+    for (const route of adminRoutes()) {
+      const res = await call(route, cookie);
+      expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
+      expect(res.json()).toEqual({ status: 'error', message: 'Accès non authorisé.' });
+    }
+  });
+
+  it('answers 403 to each role its permission does not list', async () => {
+    let checked = 0;
+    for (const route of adminRoutes()) {
+      // Routes guarded by their own code are covered by the two tests above only.
+      if (route.permissions === null || route.permissions === 'any-role') continue;
+      const allowed: readonly string[] = route.permissions.flatMap((p: Permission) => PERMISSIONS[p]);
+      for (const role of ROLES.filter((r) => !allowed.includes(r))) {
+        const res = await call(route, await cookieFor([role]));
+        expect(res.statusCode, `${role} on ${route.method} ${route.url}`).toBe(403);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+});
+
 describe.each(TEST_DRIVERS)('auth plugin on its own (%s)', (driver) => {
   let handle: DatabaseHandle;
   let app: FastifyInstance;
@@ -156,6 +224,13 @@ describe.each(TEST_DRIVERS)('auth plugin on its own (%s)', (driver) => {
     });
     app.get('/api/admin/users-only', { preHandler: app.guard('user.manage') }, async () => ({ ok: true }));
     app.get('/api/admin/unguarded', async () => ({ ok: true }));
+    app.post(
+      '/api/admin/strict',
+      { preHandler: app.guard('role.manage'), schema: { body: z.object({ name: z.string() }) } },
+      async () => ({ ok: true }),
+    );
+    app.get('/api/any-role', { preHandler: app.guard() }, async () => ({ ok: true }));
+    app.get('/api/admin/either', { preValidation: app.guard('site.manage', 'user.manage') }, async () => ({ ok: true }));
     await app.ready();
   });
   afterAll(async () => {
@@ -195,5 +270,34 @@ describe.each(TEST_DRIVERS)('auth plugin on its own (%s)', (driver) => {
     expect((await app.inject('/api/admin/unguarded')).statusCode).toBe(401);
     const user = await cookieFor(['ROLE_USER']);
     expect((await app.inject({ url: '/api/admin/unguarded', headers: { cookie: user.cookie } })).statusCode).toBe(200);
+  });
+
+  it('checks the role before validating the body', async () => {
+    const user = await cookieFor(['ROLE_USER']);
+    expect((await app.inject({ method: 'POST', url: '/api/admin/strict', payload: {}, headers: { cookie: user.cookie } })).statusCode).toBe(403);
+    const admin = await cookieFor(['ROLE_ADMIN_ROLE']);
+    const invalid = await app.inject({ method: 'POST', url: '/api/admin/strict', payload: {}, headers: { cookie: admin.cookie } });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json().errors).toEqual([{ key: 'name', error: expect.any(String) }]);
+    expect((await app.inject({ method: 'POST', url: '/api/admin/strict', payload: { name: 'x' }, headers: { cookie: admin.cookie } })).json()).toEqual({ ok: true });
+  });
+
+  it('lets any role through a guard without permission, but not an account without role', async () => {
+    expect((await app.inject('/api/any-role')).statusCode).toBe(401);
+    expect((await app.inject({ url: '/api/any-role', headers: { cookie: (await cookieFor([])).cookie } })).statusCode).toBe(403);
+    expect((await app.inject({ url: '/api/any-role', headers: { cookie: (await cookieFor(['ROLE_USER'])).cookie } })).statusCode).toBe(200);
+  });
+
+  it('lets through a role of any of the permissions of a guard', async () => {
+    expect((await app.inject({ url: '/api/admin/either', headers: { cookie: (await cookieFor(['ROLE_ADMIN_SITE'])).cookie } })).statusCode).toBe(200);
+    expect((await app.inject({ url: '/api/admin/either', headers: { cookie: (await cookieFor(['ROLE_ADMIN_USER'])).cookie } })).statusCode).toBe(200);
+    expect((await app.inject({ url: '/api/admin/either', headers: { cookie: (await cookieFor(['ROLE_USER'])).cookie } })).statusCode).toBe(403);
+  });
+
+  it('records each route with its guard', () => {
+    expect(app.routeGuards).toContainEqual({ method: 'GET', url: '/api/admin/users-only', permissions: ['user.manage'] });
+    expect(app.routeGuards).toContainEqual({ method: 'GET', url: '/api/admin/unguarded', permissions: null });
+    expect(app.routeGuards).toContainEqual({ method: 'GET', url: '/api/any-role', permissions: 'any-role' });
+    expect(app.routeGuards).toContainEqual({ method: 'GET', url: '/api/admin/either', permissions: ['site.manage', 'user.manage'] });
   });
 });

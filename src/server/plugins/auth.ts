@@ -1,8 +1,11 @@
 // Sessions stored in the database behind an HttpOnly cookie, request.user, role guards
 // and the cross-origin refusal of state-changing requests.
+//
+// Guards run as soon as the session is known (onRequest), before the body is parsed and
+// validated: a caller without the right gets 401/403, never a list of field errors.
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../db/client.js';
 import { can, type Permission } from '../../shared/permissions.js';
@@ -31,11 +34,32 @@ declare module 'fastify' {
     sessionHash: string | null;
   }
   interface FastifyInstance {
-    /** preHandler: 401 when not logged in, 403 when none of the permission's roles. */
-    guard(permission?: Permission): (request: FastifyRequest) => Promise<void>;
+    /**
+     * Route hook (give it as preValidation or preHandler; it is moved before both): 401 when
+     * not logged in, 403 when holding none of the roles of the permissions (any of them will
+     * do). Without a permission: any role at all.
+     */
+    guard(...permissions: Permission[]): (request: FastifyRequest) => Promise<void>;
+    /** Every route with its guard, for the test that checks no /api/admin route is left open. */
+    readonly routeGuards: RouteGuardInfo[];
     startSession(reply: FastifyReply, accountId: number): Promise<void>;
     endSession(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   }
+}
+
+export interface RouteGuardInfo {
+  method: string;
+  url: string;
+  /** null: no guard from app.guard(); 'any-role': app.guard() without a permission. */
+  permissions: Permission[] | 'any-role' | null;
+}
+
+const GUARD = Symbol('compost.guard');
+type GuardHook = ((request: FastifyRequest) => Promise<void>) & { [GUARD]?: Permission[] | 'any-role' };
+
+function hookList<T>(value: T | T[] | undefined): T[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
 }
 
 export async function loadRoles(db: Db, accountId: number): Promise<string[]> {
@@ -97,6 +121,12 @@ export default fp<{ db: Db; secureCookies: boolean; publicUrl?: string }>(async 
   app.addHook('onRequest', async (request) => {
     if (!SAFE_METHODS.has(request.method) && !sameOriginRequest(request, publicOrigin)) throw new HttpError(403, MESSAGES.crossOrigin);
 
+    await loadSession(request);
+    // Every /api/admin call needs a session, whatever its own guard says.
+    if (request.url.startsWith('/api/admin/') && !request.user) throw new UnauthorizedError();
+  });
+
+  async function loadSession(request: FastifyRequest) {
     const token = request.cookies[SESSION_COOKIE];
     if (!token) return;
     const idHash = hashToken(token);
@@ -116,7 +146,11 @@ export default fp<{ db: Db; secureCookies: boolean; publicUrl?: string }>(async 
         'session.last_seen_at',
       ])
       .executeTakeFirst();
-    if (!row) return;
+    if (!row) {
+      // Expired, or its account was deactivated: the row goes now, whoever changed the account.
+      await db.deleteFrom('session').where('id_hash', '=', idHash).execute();
+      return;
+    }
     if (Date.now() - new Date(row.last_seen_at).getTime() > TOUCH_AFTER_MS) {
       await db
         .updateTable('session')
@@ -135,21 +169,39 @@ export default fp<{ db: Db; secureCookies: boolean; publicUrl?: string }>(async 
       prenom: row.prenom,
       roles: await loadRoles(db, row.id),
     };
-  });
+  }
 
   app.addHook('onSend', async (request, reply) => {
     const refresh = (request as FastifyRequest & { refreshCookie?: string }).refreshCookie;
     if (refresh && !reply.hasHeader('set-cookie')) reply.setCookie(SESSION_COOKIE, refresh, cookieOptions);
   });
 
-  // Every /api/admin call needs a session, whatever its own guard says.
-  app.addHook('preHandler', async (request) => {
-    if (request.url.startsWith('/api/admin/') && !request.user) throw new UnauthorizedError();
+  app.decorate('guard', (...permissions: Permission[]) => {
+    const hook: GuardHook = async (request: FastifyRequest) => {
+      if (!request.user) throw new UnauthorizedError();
+      const roles = request.user.roles;
+      const allowed = permissions.length === 0 ? roles.length > 0 : permissions.some((p) => can(roles, p));
+      if (!allowed) throw new ForbiddenError();
+    };
+    hook[GUARD] = permissions.length === 0 ? 'any-role' : permissions;
+    return hook;
   });
 
-  app.decorate('guard', (permission?: Permission) => async (request: FastifyRequest) => {
-    if (!request.user) throw new UnauthorizedError();
-    if (permission && !can(request.user.roles, permission)) throw new ForbiddenError();
+  const routeGuards: RouteGuardInfo[] = [];
+  app.decorate('routeGuards', routeGuards);
+  const isGuard = (h: GuardHook) => h[GUARD] !== undefined;
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const preValidation = hookList(route.preValidation) as GuardHook[];
+    const preHandler = hookList(route.preHandler) as GuardHook[];
+    const guards = [...preValidation.filter(isGuard), ...preHandler.filter(isGuard)];
+    // A route derived from another one (HEAD for GET) may already carry its moved guard.
+    const placed = (hookList(route.onRequest) as GuardHook[]).filter(isGuard);
+    const permissions = [...placed, ...guards].at(-1)?.[GUARD] ?? null;
+    for (const method of hookList(route.method)) routeGuards.push({ method, url: route.url, permissions });
+    if (guards.length === 0) return;
+    route.preValidation = preValidation.filter((h) => !isGuard(h)) as RouteOptions['preValidation'];
+    route.preHandler = preHandler.filter((h) => !isGuard(h)) as RouteOptions['preHandler'];
+    route.onRequest = [...hookList(route.onRequest), ...guards] as RouteOptions['onRequest'];
   });
 
   app.decorate('startSession', async (reply: FastifyReply, accountId: number) => {

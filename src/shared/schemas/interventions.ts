@@ -1,59 +1,21 @@
-// Interventions: the submission of the site sheet (shared by the server and the offline form),
-// its catalogue checks, the displayed value of spec.md section 9, and the API answers.
-// validateBlocksAgainstCatalogue is pure so the phone can validate an entry with no network
-// exactly as the server will.
+// Interventions: the submission of the site sheet (its schema here, its rules in
+// intervention-rules.ts), the displayed value of spec.md section 9, and the API answers.
 import { z } from 'zod';
-import type { FieldError } from '../errors.js';
+import {
+  INTERVENTION_MESSAGES,
+  MAX_BLOCKS,
+  OBSERVATIONS_MAX,
+  TEXT_VALUE_MAX,
+  isFutureDate,
+  parseValeurNumber,
+  type BlockLike,
+} from './intervention-rules.js';
 import { listQuerySchema } from './list.js';
-import { LITRES_MAX, TEMPERATURE_MAX, TEMPERATURE_MIN, type TypeAction, type TypeActionConstante } from './reference.js';
+import type { TypeAction, TypeActionConstante } from './reference.js';
 
-/** Action ids with a fixed meaning (reference-data.md). */
-export const ACTION_TRANSFERT = 3;
-export const ACTION_AUTRE = 13;
-export const ACTION_REPARATION_A_EFFECTUER = 18;
-/** The only cell type that can receive a transfer. */
-export const TYPE_BAC_MATURATION = 3;
-
-export const MAX_BLOCKS = 20;
-export const OBSERVATIONS_MAX = 1000;
-export const TEXT_VALUE_MAX = 500;
-/** Phones drift: a date up to this far ahead of the server clock still counts as "now". */
-export const CLOCK_SKEW_MS = 2 * 60 * 1000;
-
-export const INTERVENTION_MESSAGES = {
-  added: 'Intervention(s) ajouté(s)',
-  conflict: 'Cette saisie a déjà été envoyée avec un contenu différent.',
-  siteNotFound: 'Site introuvable',
-  cellRequired: 'Veuillez choisir une cellule',
-  actionRequired: 'Veuillez choisir une action',
-  dateRequired: "Veuillez renseigner la date de l'intervention",
-  dateInvalid: 'Date invalide',
-  dateFuture: 'La date ne peut pas être dans le futur',
-  siteRequired: 'Veuillez choisir un site',
-  clientIdInvalid: 'Identifiant de saisie invalide',
-  blocksMin: 'Veuillez ajouter au moins une action',
-  blocksMax: `${MAX_BLOCKS} actions au maximum par saisie`,
-  observationsMax: `Les observations ne doivent pas dépasser ${OBSERVATIONS_MAX} caractères`,
-  observationsRequired: 'Les observations sont obligatoires pour cette action',
-  cellUnknown: "Cette cellule n'appartient pas à ce site",
-  cellInactive: 'Cette cellule est désactivée',
-  actionUnknown: 'Action inconnue',
-  actionNotAllowed: 'Action non autorisée sur cette cellule',
-  litresRequired: 'Veuillez renseigner une quantité en litres',
-  litresInvalid: 'La quantité doit être un nombre entier de litres entre 0 et 10 000',
-  temperatureRequired: 'Veuillez renseigner une température',
-  temperatureInvalid: `La température doit être comprise entre ${TEMPERATURE_MIN} et ${TEMPERATURE_MAX} °C`,
-  constantRequired: 'Veuillez choisir une valeur',
-  constantInvalid: 'Valeur non autorisée pour cette action',
-  textRequired: 'Veuillez renseigner une précision',
-  textMax: `La précision ne doit pas dépasser ${TEXT_VALUE_MAX} caractères`,
-  noValue: 'Cette action ne prend pas de valeur',
-  destinationRequired: 'Veuillez choisir une cellule de destination',
-  destinationInvalid: 'La destination doit être une cellule de maturation active du site',
-  destinationSame: "La destination doit être différente de la cellule d'origine",
-  noDestination: 'Cette action ne prend pas de cellule de destination',
-  demandeInvalid: "Cette demande d'intervention n'est pas en attente sur ce site",
-} as const;
+// The rules of a submission live in intervention-rules.ts (plain functions the field screen
+// loads without zod); they are re-exported here for the server and the other screens.
+export * from './intervention-rules.js';
 
 const idSchema = (message: string) =>
   z.number({ error: message }).int({ error: message }).positive({ error: message });
@@ -90,12 +52,6 @@ export const interventionBlockSchema = z.object({
 });
 export type InterventionBlock = z.infer<typeof interventionBlockSchema>;
 export type InterventionBlockInput = z.input<typeof interventionBlockSchema>;
-
-/** Whether an ISO date lies after now (plus the allowed clock skew). */
-export function isFutureDate(iso: string, now: number = Date.now()): boolean {
-  const t = Date.parse(iso);
-  return Number.isFinite(t) && t > now + CLOCK_SKEW_MS;
-}
 
 export const interventionSubmissionSchema = z.object({
   /** UUID made on the phone when the entry is created; the server keeps it unique. */
@@ -140,118 +96,6 @@ export const siteInfosSchema = z.object({
   siteComposteurs: z.array(siteCellSchema),
 });
 export type SiteInfos = z.infer<typeof siteInfosSchema>;
-
-export interface CatalogueContext {
-  /** From /api/typeAction/get/all. */
-  typeActions: readonly Pick<TypeAction, 'id' | 'valueKind' | 'typeBac'>[];
-  /** From /api/typeActionConstante/get/all. */
-  constantes: readonly Pick<TypeActionConstante, 'idConstante' | 'idAction'>[];
-  /** The site's cells; inactive ones may be included (they are refused with their own message). */
-  cells: readonly Pick<SiteCell, 'id' | 'typeBac' | 'actif'>[];
-}
-
-/**
- * Reads a number typed on a phone: numbers pass, strings accept a decimal comma.
- * Returns null for anything that is not a finite number.
- */
-export function parseValeurNumber(v: number | string | null | undefined): number | null {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : null;
-  if (typeof v !== 'string') return null;
-  const s = v.trim().replace(',', '.');
-  if (!/^-?\d+(\.\d+)?$/.test(s)) return null;
-  return Number(s);
-}
-
-function isBlank(v: number | string | null | undefined): boolean {
-  return v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
-}
-
-type BlockLike = {
-  composteur: number | null | undefined;
-  action: number | null | undefined;
-  valeur?: number | string | null;
-  bacDestination?: number | null;
-  observations?: string | null;
-};
-
-/**
- * Checks blocks against the action catalogue and the site's cells. Errors are keyed
- * values{index}.{field}; one error per field, the first that applies.
- */
-export function validateBlocksAgainstCatalogue(values: readonly BlockLike[], ctx: CatalogueContext): FieldError[] {
-  const errors: FieldError[] = [];
-  const cells = new Map(ctx.cells.map((c) => [c.id, c]));
-  const actions = new Map(ctx.typeActions.map((a) => [a.id, a]));
-
-  values.forEach((block, i) => {
-    const key = (field: string) => `values${i}.${field}`;
-    const push = (field: string, error: string) => errors.push({ key: key(field), error });
-
-    const cell = block.composteur == null ? undefined : cells.get(block.composteur);
-    if (block.composteur == null) push('composteur', INTERVENTION_MESSAGES.cellRequired);
-    else if (!cell) push('composteur', INTERVENTION_MESSAGES.cellUnknown);
-    else if (!cell.actif) push('composteur', INTERVENTION_MESSAGES.cellInactive);
-
-    const action = block.action == null ? undefined : actions.get(block.action);
-    if (block.action == null) push('action', INTERVENTION_MESSAGES.actionRequired);
-    else if (!action) push('action', INTERVENTION_MESSAGES.actionUnknown);
-    else if (cell && !action.typeBac.includes(cell.typeBac)) push('action', INTERVENTION_MESSAGES.actionNotAllowed);
-
-    const observations = block.observations?.trim() ?? '';
-    if (block.action === ACTION_AUTRE && observations === '') push('observations', INTERVENTION_MESSAGES.observationsRequired);
-
-    // Without a known action the value cannot be judged; the action error already tells the user.
-    if (!action) return;
-    const valeurError = valueError(block.valeur, action, ctx.constantes);
-    if (valeurError) push('valeur', valeurError);
-
-    if (action.valueKind === 'transfer') {
-      const dest = block.bacDestination == null ? undefined : cells.get(block.bacDestination);
-      if (block.bacDestination == null) push('bacDestination', INTERVENTION_MESSAGES.destinationRequired);
-      else if (block.bacDestination === block.composteur) push('bacDestination', INTERVENTION_MESSAGES.destinationSame);
-      else if (!dest || !dest.actif || dest.typeBac !== TYPE_BAC_MATURATION) push('bacDestination', INTERVENTION_MESSAGES.destinationInvalid);
-    } else if (block.bacDestination != null) {
-      push('bacDestination', INTERVENTION_MESSAGES.noDestination);
-    }
-  });
-  return errors;
-}
-
-function valueError(
-  valeur: number | string | null | undefined,
-  action: CatalogueContext['typeActions'][number],
-  constantes: CatalogueContext['constantes'],
-): string | null {
-  switch (action.valueKind) {
-    case 'litres':
-    case 'transfer': {
-      if (isBlank(valeur)) return INTERVENTION_MESSAGES.litresRequired;
-      const n = parseValeurNumber(valeur);
-      if (n === null || !Number.isInteger(n) || n < 0 || n > LITRES_MAX) return INTERVENTION_MESSAGES.litresInvalid;
-      return null;
-    }
-    case 'temperature': {
-      if (isBlank(valeur)) return INTERVENTION_MESSAGES.temperatureRequired;
-      const n = parseValeurNumber(valeur);
-      if (n === null || n < TEMPERATURE_MIN || n > TEMPERATURE_MAX) return INTERVENTION_MESSAGES.temperatureInvalid;
-      return null;
-    }
-    case 'constant': {
-      if (isBlank(valeur)) return INTERVENTION_MESSAGES.constantRequired;
-      const n = parseValeurNumber(valeur);
-      const ok = n !== null && constantes.some((c) => c.idAction === action.id && c.idConstante === n);
-      return ok ? null : INTERVENTION_MESSAGES.constantInvalid;
-    }
-    case 'text': {
-      const s = typeof valeur === 'string' ? valeur.trim() : typeof valeur === 'number' ? String(valeur) : '';
-      if (s === '') return INTERVENTION_MESSAGES.textRequired;
-      if (s.length > TEXT_VALUE_MAX) return INTERVENTION_MESSAGES.textMax;
-      return null;
-    }
-    case 'none':
-      return isBlank(valeur) ? null : INTERVENTION_MESSAGES.noValue;
-  }
-}
 
 /** How an intervention's value is stored: the column that holds it depends on the action kind. */
 export interface StoredValue {

@@ -16,6 +16,8 @@ export const typeActionSchema = z.object({
   /** Cell types (typeBac ids) on which the action is allowed. */
   typeBac: z.array(z.number()),
   aConstantes: z.boolean(),
+  /** The constants its value is chosen from (levels, states), in id order; empty for the others. */
+  constantes: z.array(z.object({ idConstante: z.number(), constante: z.string() })),
 });
 export type TypeAction = z.infer<typeof typeActionSchema>;
 

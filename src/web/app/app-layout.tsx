@@ -1,16 +1,34 @@
 // The frame of every screen (spec.md section 2 "Layout"): a top bar with the application
 // name, extra indicators (header-slot.tsx) and the account menu; for a logged-in user a
 // 240 px drawer, toggled by the burger, with the entries of their roles whose screen exists.
-import { ActionIcon, AppShell, Burger, Group, Menu, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
+import { ActionIcon, AppShell, Burger, Group, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useDocumentTitle, useMediaQuery } from '@mantine/hooks';
-import { IconLogin, IconLogout, IconUserCircle } from '@tabler/icons-react';
+import { IconUserCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { Link, Outlet, useLocation } from 'react-router';
 import { navFor } from '../../shared/permissions';
 import { appInfoQuery } from './bootstrap.api';
 import { HeaderSlot } from './header-slot';
-import { requestLogout } from './logout';
 import { useSessionStore } from './session-store';
+
+// Loaded right away but not waited for: the screens are usable without it (account-menu.tsx).
+const AccountMenu = lazy(() => import('./account-menu'));
+
+/** The account button; until the menu's chunk is there, a press is remembered and opens it on arrival. */
+function AccountButton({ logged, username }: { logged: boolean; username: string | null }) {
+  const [pressed, setPressed] = useState(false);
+  const placeholder = (
+    <ActionIcon variant="subtle" size="lg" aria-label="Compte" onClick={() => setPressed(true)}>
+      <IconUserCircle aria-hidden />
+    </ActionIcon>
+  );
+  return (
+    <Suspense fallback={placeholder}>
+      <AccountMenu logged={logged} username={username} defaultOpened={pressed} />
+    </Suspense>
+  );
+}
 
 export const DRAWER_WIDTH = 240;
 
@@ -23,7 +41,6 @@ export function AppLayout({ mountedPaths }: { mountedPaths: ReadonlySet<string> 
   const [mobileOpened, mobile] = useDisclosure(false);
   const [desktopOpened, desktop] = useDisclosure(true);
   const location = useLocation();
-  const navigate = useNavigate();
   const entries = logged ? navFor(roles).filter((e) => mountedPaths.has(e.path)) : [];
   const withDrawer = logged;
   // Matches the navbar breakpoint 'sm' (48em): which of the two burgers is in charge.
@@ -53,27 +70,7 @@ export function AppLayout({ mountedPaths }: { mountedPaths: ReadonlySet<string> 
           </Group>
           <Group gap="xs" wrap="nowrap">
             <HeaderSlot />
-            <Menu position="bottom-end" withinPortal>
-              <Menu.Target>
-                <ActionIcon variant="subtle" size="lg" aria-label="Compte">
-                  <IconUserCircle aria-hidden />
-                </ActionIcon>
-              </Menu.Target>
-              <Menu.Dropdown>
-                {logged ? (
-                  <>
-                    {username && <Menu.Label>{username}</Menu.Label>}
-                    <Menu.Item leftSection={<IconLogout size={16} aria-hidden />} onClick={() => void requestLogout()}>
-                      Déconnexion
-                    </Menu.Item>
-                  </>
-                ) : (
-                  <Menu.Item leftSection={<IconLogin size={16} aria-hidden />} onClick={() => void navigate('/login')}>
-                    Connexion
-                  </Menu.Item>
-                )}
-              </Menu.Dropdown>
-            </Menu>
+            <AccountButton logged={logged} username={username} />
           </Group>
         </Group>
       </AppShell.Header>

@@ -1,15 +1,18 @@
 // Everything every screen relies on: Mantine (green, French dates), toasts, modals and the
-// query client. The router is given as children so tests can use a memory router.
-import type { ReactNode } from 'react';
+// query client (the toast and modal hosts load just after the first screen). The router is
+// given as children so tests can use a memory router.
+import { lazy, Suspense, type ReactNode } from 'react';
 import { createTheme, MantineProvider } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
-import { ModalsProvider } from '@mantine/modals';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import 'dayjs/locale/fr';
 import { queryClient as appQueryClient } from '../lib/query-client';
+import './modal-events';
 import { UpdatePrompt } from './update-prompt';
+
+// Modals and toasts hosts: after the first screen (deferred-hosts.tsx says why nothing is lost).
+const DeferredHosts = lazy(() => import('./deferred-hosts'));
 
 dayjs.locale('fr');
 
@@ -27,11 +30,11 @@ export function AppProviders({ children, queryClient = appQueryClient, env = 'de
     <MantineProvider theme={theme} env={env}>
       <DatesProvider settings={{ locale: 'fr', firstDayOfWeek: 1 }}>
         <QueryClientProvider client={queryClient}>
-          <ModalsProvider labels={{ confirm: 'Oui', cancel: 'Non' }}>
-            <Notifications position="top-right" />
-            {children}
-            <UpdatePrompt />
-          </ModalsProvider>
+          {children}
+          <UpdatePrompt />
+          <Suspense fallback={null}>
+            <DeferredHosts />
+          </Suspense>
         </QueryClientProvider>
       </DatesProvider>
     </MantineProvider>

@@ -1,7 +1,6 @@
 // Service worker registration (production builds only: the dev server has no sw.js).
 // A new version never takes over silently: it waits until the user presses 'Mettre à jour'
 // (update-prompt.tsx), then the page reloads once the new worker controls it.
-import { Workbox } from 'workbox-window';
 import { create } from 'zustand';
 import { browser } from '../lib/browser';
 
@@ -14,8 +13,10 @@ export const useUpdateStore = create<UpdateState>()(() => ({ applyUpdate: null }
 
 const UPDATE_CHECK_EVERY_MS = 60 * 60_000;
 
-export function registerServiceWorker() {
+export async function registerServiceWorker() {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
+  // Loaded after the first screen: registering the worker is not needed to use it.
+  const { Workbox } = await import('workbox-window');
   const wb = new Workbox('/sw.js', { scope: '/' });
 
   wb.addEventListener('waiting', () => {

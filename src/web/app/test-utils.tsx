@@ -16,6 +16,10 @@ import { AppProviders } from './providers';
 import { buildRoutes } from './build-routes';
 import { useSessionStore } from './session-store';
 
+// The app loads these just after its first render (providers.tsx, app-layout.tsx); a test
+// should not spend its wait for a toast, a modal or the account menu on compiling them.
+await Promise.all([import('./deferred-hosts'), import('./account-menu')]);
+
 export interface MockReply {
   status: number;
   body?: unknown;

@@ -15,7 +15,7 @@ interface Row {
   ville: string;
 }
 
-type Answer = { count: number; rows: Row[] } | Error;
+type Answer = { count: number; rows: Row[] } | Error | Promise<{ count: number; rows: Row[] }>;
 let answer: (params: URLSearchParams) => Answer;
 
 function rows(from: number, n: number): Row[] {
@@ -43,8 +43,10 @@ function Harness({ defaultRowsPerPage }: { defaultRowsPerPage?: number }) {
   return <DataTable title="Essais" list={list} columns={columns} />;
 }
 
+let client: QueryClient;
+
 function renderTable(props: { defaultRowsPerPage?: number } = {}) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <MantineProvider env="test">
       <QueryClientProvider client={client}>
@@ -71,7 +73,7 @@ beforeEach(() => {
   answer = () => ({ count: 57, rows: rows(1, 20) });
   get.mockImplementation((_url: string, opts: { searchParams: string }) => ({
     json: async () => {
-      const a = answer(new URLSearchParams(opts.searchParams));
+      const a = await answer(new URLSearchParams(opts.searchParams));
       if (a instanceof Error) throw a;
       return { count: a.count, items: a.rows };
     },
@@ -91,6 +93,42 @@ describe('DataTable', () => {
     expect(screen.getByText('1 - 20 / 57')).toBeInTheDocument();
     expect(screen.getByText('Lignes par page')).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Rechercher' })).toBeInTheDocument();
+    // spec.md: no print, download, column chooser or row selection.
+    expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /imprimer|télécharger|export|colonnes/i })).not.toBeInTheDocument();
+  });
+
+  it('shows a loader while a page loads', async () => {
+    let release!: () => void;
+    answer = () => new Promise((resolve) => (release = () => resolve({ count: 1, rows: rows(1, 1) })));
+    renderTable();
+    expect(await screen.findByRole('status', { name: 'Chargement…' })).toBeInTheDocument();
+    act(() => release());
+    expect(await screen.findByText('Nom 1')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('status', { name: 'Chargement…' })).not.toBeInTheDocument());
+  });
+
+  it('reloads with the current search, filters, sort and page when the list is invalidated after a change', async () => {
+    const user = userEvent.setup();
+    renderTable();
+    await screen.findByText('Nom 1');
+    await user.click(screen.getByRole('button', { name: 'Filtrer la colonne Nom' }));
+    await user.type(await screen.findByRole('textbox', { name: 'Nom' }), 'dupont');
+    await waitFor(() => expect(calls().at(-1)?.get('filter[nom]')).toBe('dupont'), { timeout: 2500 });
+    await user.click(screen.getByText('Ville'));
+    await waitFor(() => expect(calls().at(-1)?.get('sort[name]')).toBe('ville'));
+    await user.click(screen.getByRole('button', { name: 'Page suivante' }));
+    await waitFor(() => expect(calls().at(-1)?.get('page')).toBe('1'));
+    const before = get.mock.calls.length;
+    await act(() => client.invalidateQueries({ queryKey: ['test-list'] }));
+    await waitFor(() => expect(get.mock.calls.length).toBe(before + 1));
+    expect(Object.fromEntries(calls().at(-1)!)).toEqual({
+      page: '1',
+      rowsPerPage: '20',
+      'sort[name]': 'ville',
+      'sort[direction]': 'asc',
+      'filter[nom]': 'dupont',
+    });
   });
 
   it('starts at the page size the screen asks for', async () => {
@@ -160,6 +198,23 @@ describe('DataTable', () => {
     await user.click(screen.getByRole('button', { name: 'Effacer le filtre Nom' }));
     await waitFor(() => expect(get.mock.calls.length).toBe(before + 2), { timeout: 300 });
     expect(calls().at(-1)?.has('filter[nom]')).toBe(false);
+  });
+
+  it('steps back to the last page when a reload finds the current page empty', async () => {
+    const user = userEvent.setup();
+    answer = (p) => (p.get('page') === '2' ? { count: 41, rows: rows(41, 1) } : { count: 41, rows: rows(1 + Number(p.get('page')) * 20, 20) });
+    renderTable();
+    await screen.findByText('Nom 1');
+    await user.click(screen.getByRole('button', { name: 'Page suivante' }));
+    expect(await screen.findByText('Nom 21')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Page suivante' }));
+    expect(await screen.findByText('Nom 41')).toBeInTheDocument();
+    // The only row of page 3 is deleted: the reload answers no rows and 40 in all.
+    answer = (p) => (p.get('page') === '2' ? { count: 40, rows: [] } : { count: 40, rows: rows(1 + Number(p.get('page')) * 20, 20) });
+    await act(() => client.invalidateQueries({ queryKey: ['test-list'] }));
+    expect(await screen.findByText('Nom 21')).toBeInTheDocument();
+    expect(calls().at(-1)?.get('page')).toBe('1');
+    expect(screen.getByText('21 - 40 / 40')).toBeInTheDocument();
   });
 
   it('says Aucun résultat when the list is empty', async () => {

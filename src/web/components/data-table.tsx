@@ -25,7 +25,7 @@
 // - States: loader over the table while loading, 'Aucun résultat' when empty, and an error
 //   banner with 'Réessayer' when the list could not be loaded.
 import { useEffect, useRef, type ReactNode } from 'react';
-import { Alert, Button, CloseButton, Group, MultiSelect, NumberInput, Select, Stack, TextInput, Title, type ComboboxData } from '@mantine/core';
+import { Alert, Button, CloseButton, Group, Loader, MultiSelect, NumberInput, Select, Stack, TextInput, Title, type ComboboxData } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { DataTable as MantineDataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
 import 'mantine-datatable/styles.layer.css';
@@ -258,6 +258,7 @@ export function DataTable<Row, F extends ListFilter = ListFilter>({
         columns={mantineColumns}
         idAccessor={idAccessor as never}
         fetching={query.isFetching}
+        customLoader={<Loader role="status" aria-label={TABLE_LABELS.loading} />}
         loadingText={TABLE_LABELS.loading}
         noRecordsText={TABLE_LABELS.empty}
         totalRecords={list.count}

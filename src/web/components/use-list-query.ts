@@ -14,7 +14,8 @@
 // what the server was asked for. A search or filter change waits DEBOUNCE_MS of quiet before
 // it is applied (and goes back to the first page); sort, page, page size and a filter reset
 // apply at once. The query keeps the previous page on screen while the next one loads, and a
-// caller that invalidates `queryKey` after a save reloads the list with the current filters.
+// caller that invalidates `queryKey` after a save reloads the list with the current filters
+// (stepping back a page if the change emptied the current one).
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { keepPreviousData, useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { api } from '../lib/api';
@@ -116,6 +117,14 @@ export function useListQuery<Row, F extends ListFilter = ListFilter>(opts: ListQ
       return { count: Number(body.count ?? 0), records: (body[listKey] ?? []) as Row[] };
     },
   });
+
+  // A reload after a deletion can leave the current page past the end (its last row gone):
+  // step back to the last page that still has rows instead of saying 'Aucun résultat'.
+  const lastPage = query.data && query.data.count > 0 ? Math.ceil(query.data.count / applied.rowsPerPage) - 1 : 0;
+  const pastTheEnd = !query.isPlaceholderData && query.data !== undefined && query.data.records.length === 0 && applied.page > lastPage;
+  useEffect(() => {
+    if (pastTheEnd) setApplied((a) => ({ ...a, page: lastPage }));
+  }, [pastTheEnd, lastPage]);
 
   const setSearch = useCallback((search: string) => setDraft((d) => ({ ...d, search })), []);
   const setFilter = useCallback(<K extends keyof F & string>(name: K, value: F[K]) => setDraft((d) => ({ ...d, filter: { ...d.filter, [name]: value } })), []);

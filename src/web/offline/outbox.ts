@@ -180,10 +180,13 @@ export class Outbox<P extends { clientId: string }> {
 
   private async drainLocked({ ownerId, force = false, includeAuth = false }: DrainOptions): Promise<DrainReport> {
     const report: DrainReport = { sent: [], failed: [], retryLater: false, authRequired: false };
-    const sendable: OutboxState[] = includeAuth ? ['pending', 'sending', 'auth'] : ['pending', 'sending'];
+    const inLine: OutboxState[] = ['pending', 'sending', 'auth'];
     for (;;) {
-      const next = (await this.entries()).find((e) => e.ownerId === ownerId && sendable.includes(e.state));
+      const next = (await this.entries()).find((e) => e.ownerId === ownerId && inLine.includes(e.state));
       if (!next) return report;
+      // Strict order: an entry parked by a 401 holds back the newer ones until a login (or the
+      // button) sends it; they would only meet the same 401, or overtake it.
+      if (next.state === 'auth' && !includeAuth) return report;
       // Strict order: an entry waiting for its backoff holds back the newer ones.
       if (!force && next.state !== 'auth' && next.nextAttemptAt > this.now()) {
         report.retryLater = true;

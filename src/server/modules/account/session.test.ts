@@ -183,6 +183,22 @@ describe.each(TEST_DRIVERS)('login, current user and logout (%s)', (driver) => {
       expect((await logged(cookie)).json()).toEqual({ logged: false, user: null });
     });
 
+    it('ends the session from the app itself or a typed address, but not from a link on another site', async () => {
+      const acc = await createAccount(ctx.db);
+      const cookie = await login(ctx.app, acc.email);
+      for (const site of ['cross-site', 'same-site']) {
+        const res = await ctx.app.inject({ url: '/logout', headers: { cookie, 'sec-fetch-site': site } });
+        expect(res.statusCode).toBe(302);
+        expect(res.headers.location).toBe('/login');
+        expect((await logged(cookie)).json().logged).toBe(true);
+      }
+      for (const site of ['same-origin', 'none']) {
+        const again = await login(ctx.app, acc.email);
+        expect((await ctx.app.inject({ url: '/logout', headers: { cookie: again, 'sec-fetch-site': site } })).statusCode).toBe(302);
+        expect((await logged(again)).json().logged).toBe(false);
+      }
+    });
+
     it('sends a visitor without session to /login as well', async () => {
       const res = await ctx.app.inject({ url: '/logout' });
       expect(res.statusCode).toBe(302);

@@ -14,7 +14,10 @@ export function createCompostersRepository(db: Db) {
       if (q.filter.volume !== undefined) base = base.where('volume', '=', q.filter.volume);
       if (q.search) {
         const search = q.search;
-        base = base.where((eb) => eb.or([ilikeUnaccent(sql.ref('precisions'), search), eb(sql<string>`volume::text`, '=', search)]));
+        // A whole number may also be a volume: compared as a number so that both arms of the
+        // OR use an index (trigram on precisions, btree on volume).
+        const volume = /^\d{1,9}$/.test(search) ? Number(search) : null;
+        base = base.where((eb) => (volume === null ? ilikeUnaccent(sql.ref('precisions'), search) : eb.or([ilikeUnaccent(sql.ref('precisions'), search), eb('volume', '=', volume)])));
       }
       const { limit, offset } = pageOf(q);
       const sortColumn = q.sort.name === 'precisions' ? sql`f_unaccent(lower(precisions))` : sql`volume`;

@@ -39,6 +39,14 @@ describe.each(TEST_DRIVERS)('composter types (%s)', (driver) => {
     expect((await get('/api/admin/typeComposteur/get/list/by/filters?filter[volume]=600')).json().composteurs.map((c: { volume: number }) => c.volume)).toEqual([600]);
     expect((await get('/api/admin/typeComposteur/get/list/by/filters?filter[volume]=601')).json().count).toBe(0);
     expect((await get('/api/admin/typeComposteur/get/list/by/filters?search=BOIS 8')).json().composteurs.map((c: { volume: number }) => c.volume)).toEqual([800]);
+    // A whole number is looked for both as a volume and in the precisions.
+    const other = await add({ volume: 300, precisions: 'Modèle 600 compact' });
+    const bySix = (await get('/api/admin/typeComposteur/get/list/by/filters?search=600')).json();
+    expect(bySix.composteurs.map((c: { id: number; volume: number }) => c.volume)).toEqual([300, 600]);
+    expect(bySix.composteurs[0].id).toBe(other.json().id);
+    expect((await get('/api/admin/typeComposteur/get/list/by/filters?search=modele')).json().count).toBe(1);
+    expect((await get('/api/admin/typeComposteur/get/list/by/filters?filter[volume]=300&search=compact')).json().count).toBe(1);
+    expect((await get('/api/admin/typeComposteur/get/list/by/filters?filter[volume]=400&search=compact')).json().count).toBe(0);
     const byPrecisions = (await get('/api/admin/typeComposteur/get/list/by/filters?sort[name]=precisions&rowsPerPage=100')).json();
     const names = byPrecisions.composteurs.map((c: { precisions: string }) => c.precisions.toLowerCase());
     expect(names).toEqual([...names].sort());
@@ -70,6 +78,7 @@ describe.each(TEST_DRIVERS)('composter types (%s)', (driver) => {
 
   it('lets ROLE_ADMIN and ROLE_ADMIN_COMPOSTEUR manage types, and nobody else', async () => {
     expect((await ctx.app.inject('/api/admin/typeComposteur/get/list/by/filters')).statusCode).toBe(401);
+    expect((await ctx.app.inject({ method: 'POST', url: '/api/admin/typeComposteur/add', payload: { volume: 1, precisions: 'x' } })).statusCode).toBe(401);
     const composterAdmin = await loggedAs(ctx, ['ROLE_ADMIN_COMPOSTEUR']);
     expect((await get('/api/admin/typeComposteur/get/list/by/filters', composterAdmin.cookie)).statusCode).toBe(200);
     expect((await add({ volume: 300, precisions: 'Bac 300' }, composterAdmin.cookie)).statusCode).toBe(200);

@@ -1,3 +1,5 @@
+// Reference lists of spec.md section 7 ("Session and reference"), in the shapes of
+// shared/schemas/reference.ts.
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.js';
 
@@ -7,15 +9,19 @@ export function createReferenceRepository(db: Db) {
     async typeActions() {
       const actions = await db.selectFrom('type_action').selectAll().orderBy('id').execute();
       const bacs = await db.selectFrom('type_action_type_bac').selectAll().orderBy('type_bac_id').execute();
-      const withConstants = new Set((await db.selectFrom('type_action_constante').select('id_action').distinct().execute()).map((r) => r.id_action));
-      return actions.map((a) => ({
-        id: a.id,
-        libelle: a.libelle,
-        valeur: a.valeur,
-        valueKind: a.value_kind,
-        typeBac: bacs.filter((b) => b.type_action_id === a.id).map((b) => b.type_bac_id),
-        aConstantes: withConstants.has(a.id),
-      }));
+      const constants = await db.selectFrom('type_action_constante').selectAll().orderBy('id_action').orderBy('id_constante').execute();
+      return actions.map((a) => {
+        const constantes = constants.filter((c) => c.id_action === a.id).map((c) => ({ idConstante: c.id_constante, constante: c.constante }));
+        return {
+          id: a.id,
+          libelle: a.libelle,
+          valeur: a.valeur,
+          valueKind: a.value_kind,
+          typeBac: bacs.filter((b) => b.type_action_id === a.id).map((b) => b.type_bac_id),
+          aConstantes: constantes.length > 0,
+          constantes,
+        };
+      });
     },
     async typeActionConstantes() {
       const rows = await db.selectFrom('type_action_constante').selectAll().orderBy('id_action').orderBy('id_constante').execute();

@@ -33,14 +33,18 @@ export async function importStreets(db: Db, file: string): Promise<StreetImportR
     streets.set(`${codeInsee}|${nom}`, { code_insee: codeInsee, nom });
   }
   const rows = [...streets.values()];
-  let inserted = 0;
-  for (let i = 0; i < rows.length; i += 1000) {
-    const res = await db
-      .insertInto('rue')
-      .values(rows.slice(i, i + 1000))
-      .onConflict((oc) => oc.columns(['code_insee', 'nom']).doNothing())
-      .executeTakeFirst();
-    inserted += Number(res.numInsertedOrUpdatedRows ?? 0);
-  }
+  // One transaction: a failed import leaves the street lists as they were.
+  const inserted = await db.transaction().execute(async (trx) => {
+    let n = 0;
+    for (let i = 0; i < rows.length; i += 1000) {
+      const res = await trx
+        .insertInto('rue')
+        .values(rows.slice(i, i + 1000))
+        .onConflict((oc) => oc.columns(['code_insee', 'nom']).doNothing())
+        .executeTakeFirst();
+      n += Number(res.numInsertedOrUpdatedRows ?? 0);
+    }
+    return n;
+  });
   return { read, streets: rows.length, inserted };
 }

@@ -84,6 +84,12 @@ describe.each(TEST_DRIVERS)('roles and agents (%s)', (driver) => {
     expect(res.statusCode).toBe(400);
     expect(res.json().errors[0].key).toBe('agents0');
     expect((await put('/api/admin/role/update/999', { agents: [] })).statusCode).toBe(404);
+    for (const bad of ['abc', '0', '-1']) {
+      res = await put(`/api/admin/role/update/${bad}`, { agents: [] });
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json().errors).toEqual([{ key: 'id', error: 'Identifiant invalide' }]);
+    }
+    expect((await get('/api/admin/role/get/0')).json().errors).toEqual([{ key: 'id', error: 'Identifiant invalide' }]);
   });
 
   it('keeps at least one active administrator', async () => {
@@ -126,10 +132,18 @@ describe.each(TEST_DRIVERS)('roles and agents (%s)', (driver) => {
   });
 
   it('lets ROLE_ADMIN and ROLE_ADMIN_ROLE manage roles, and nobody else', async () => {
-    expect((await ctx.app.inject('/api/admin/role/get/list/by/filters')).statusCode).toBe(401);
+    for (const [method, url] of [
+      ['GET', '/api/admin/role/get/list/by/filters'],
+      ['GET', '/api/admin/role/get/1'],
+      ['PUT', '/api/admin/role/update/1'],
+      ['GET', '/api/admin/agent/get/by/name?name=a'],
+    ] as const) {
+      expect((await ctx.app.inject({ method, url, payload: method === 'PUT' ? { agents: [] } : undefined })).statusCode, url).toBe(401);
+    }
     const roleAdmin = await loggedAs(ctx, ['ROLE_ADMIN_ROLE']);
     expect((await get('/api/admin/role/get/list/by/filters', roleAdmin.cookie)).statusCode).toBe(200);
     expect((await get('/api/admin/agent/get/by/name?name=a', roleAdmin.cookie)).statusCode).toBe(200);
+    expect((await get('/api/admin/role/get/1', roleAdmin.cookie)).statusCode).toBe(200);
     const deleteRole = await roleId('ROLE_ADMIN_DELETE');
     expect((await put(`/api/admin/role/update/${deleteRole}`, { agents: [roleAdmin.id] }, roleAdmin.cookie)).statusCode).toBe(200);
     for (const roles of [['ROLE_ADMIN_SITE'], ['ROLE_ADMIN_USER'], ['ROLE_ADMIN_COMPOSTEUR'], ['ROLE_USER'], ['ROLE_PRESTATAIRE']]) {

@@ -66,6 +66,7 @@ describe.each(TEST_DRIVERS)('site types (%s)', (driver) => {
 
   it('lets ROLE_ADMIN and ROLE_ADMIN_SITE manage site types, and nobody else', async () => {
     expect((await ctx.app.inject('/api/admin/typeSite/get/list/by/filters')).statusCode).toBe(401);
+    expect((await ctx.app.inject({ method: 'POST', url: '/api/admin/typeSite/add', payload: { libelle: 'x', code: 'XYZ' } })).statusCode).toBe(401);
     const siteAdmin = await loggedAs(ctx, ['ROLE_ADMIN_SITE']);
     expect((await get('/api/admin/typeSite/get/list/by/filters', siteAdmin.cookie)).statusCode).toBe(200);
     expect((await add({ libelle: 'Marché couvert', code: 'MAR' }, siteAdmin.cookie)).statusCode).toBe(200);

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DRIVERS, createAccount, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
+import { siteListQuerySchema } from '../../../shared/schemas/sites.js';
+import { createSitesRepository } from './sites.repository.js';
 
 /** Reads CSV text the way a spreadsheet does: `;` separator, quoted cells with doubled quotes, CRLF rows. */
 function parseCsv(text: string): string[][] {
@@ -127,15 +129,53 @@ describe.each(TEST_DRIVERS)('sites CSV export (%s)', (driver) => {
     expect((await exportCsv('filter[unknown]=1')).statusCode).toBe(400);
   });
 
-  it('exports every matching site, in order, whatever the number of batches', async () => {
-    await sql`
-      INSERT INTO site (code, nom, ville, cp, adresse, type_site_id, statut_id)
-      SELECT 'BAT' || lpad(n::text, 4, '0'), 'Lot ' || lpad(n::text, 4, '0'), 'Brest', '29200', 'Rue du lot', ${typeId}, 2
-      FROM generate_series(1, 1203) AS n`.execute(ctx.db);
-    const rows = parseCsv((await exportCsv('filter[type]=export&filter[statut][]=2&sort[name]=nom&sort[direction]=desc')).body.slice(1)).slice(1);
-    expect(rows).toHaveLength(1203);
-    expect(rows[0][0]).toBe('Lot 1203 / BAT1203');
-    expect(rows[1202][0]).toBe('Lot 0001 / BAT0001');
-    expect(new Set(rows.map((r) => r[0])).size).toBe(1203);
+  describe('with more sites than one batch', () => {
+    beforeAll(async () => {
+      // Many ties and missing values, so that the batches must carry on exactly where they stopped.
+      await sql`
+        INSERT INTO site (code, nom, ville, cp, adresse, type_site_id, statut_id, cadena, observations, date_implantation)
+        SELECT 'BAT' || lpad(n::text, 4, '0'), 'Lot ' || lpad(n::text, 4, '0'), 'Brest', '29200', 'Rue du lot', ${typeId}, 2,
+          CASE WHEN n % 3 = 0 THEN NULL ELSE (n % 7)::text END,
+          CASE WHEN n % 2 = 0 THEN 'Clé ' || (n % 5) END,
+          CASE WHEN n % 4 = 0 THEN NULL ELSE timestamptz '2024-01-01 12:00Z' + (n % 9) * interval '1 day' END
+        FROM generate_series(1, 1203) AS n`.execute(ctx.db);
+    });
+    const codeOf = (nomCode: string) => nomCode.split(' / ').at(-1)!;
+
+    it('exports every matching site, in order, whatever the number of batches', async () => {
+      const rows = parseCsv((await exportCsv('filter[type]=export&filter[statut][]=2&sort[name]=nom&sort[direction]=desc')).body.slice(1)).slice(1);
+      expect(rows).toHaveLength(1203);
+      expect(rows[0][0]).toBe('Lot 1203 / BAT1203');
+      expect(rows[1202][0]).toBe('Lot 0001 / BAT0001');
+      expect(new Set(rows.map((r) => r[0])).size).toBe(1203);
+    });
+
+    it('gives the rows in the order of the table pages for every sort, missing values included', async () => {
+      for (const [name, direction] of [
+        ['cadena', 'asc'],
+        ['cadena', 'desc'],
+        ['observations', 'desc'],
+        ['dateImplantation', 'asc'],
+        ['dateImplantation', 'desc'],
+        ['volume', 'desc'],
+        ['statut', 'asc'],
+      ]) {
+        const qs = `filter[type]=export&sort[name]=${name}&sort[direction]=${direction}`;
+        const exported = parseCsv((await exportCsv(qs)).body.slice(1)).slice(1).map((r) => codeOf(r[0]));
+        const listed: string[] = [];
+        for (let page = 0; listed.length < 1205; page++) {
+          const res = await ctx.app.inject({ method: 'GET', url: `/api/admin/site/get/list/by/filters?${qs}&rowsPerPage=100&page=${page}`, headers: { cookie: admin } });
+          listed.push(...(res.json().sites as { code: string }[]).map((s) => s.code));
+        }
+        expect(exported, `${name} ${direction}`).toEqual(listed);
+      }
+    });
+
+    it('reads the sites a batch at a time', async () => {
+      const repo = createSitesRepository(ctx.db);
+      const sizes: number[] = [];
+      for await (const batch of repo.batches(siteListQuerySchema.parse({ filter: { type: 'export' }, sort: { name: 'cadena', direction: 'desc' } }), 500)) sizes.push(batch.length);
+      expect(sizes).toEqual([500, 500, 205]);
+    });
   });
 });

@@ -1,9 +1,10 @@
-// SQL of the sites domain: the list (with the computed columns of the table), one site,
-// its cells, referents, convention history and requester. Callers pass a transaction
-// when several writes must succeed or fail together.
-import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+// SQL of the sites domain: the list and its export (the computed columns of the table are
+// kept on the site row by the triggers of migration 005), one site, its cells, referents,
+// convention history and requester. Callers pass a transaction when several writes must
+// succeed or fail together.
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/client.js';
-import { ilikeUnaccent, pageOf } from '../../db/list.js';
+import { containsNormalized, ilikeUnaccent, pageOf } from '../../db/list.js';
 import type { SiteListQuery, SiteSortField } from '../../../shared/schemas/sites.js';
 
 export interface SiteRecord {
@@ -68,98 +69,117 @@ export interface CellInput {
 }
 
 type Filters = SiteListQuery['filter'];
+type SortQuery = Pick<SiteListQuery, 'search' | 'filter' | 'sort'>;
 
-/** Sort keys: text is compared without accents or case; ties broken by id for stable paging. */
-const SORT_EXPR: Record<SiteSortField, RawBuilder<unknown>> = {
-  nom: sql`f_unaccent(lower(coalesce(nullif(x.nom, ''), x.code)))`,
-  ville: sql`f_unaccent(lower(x.ville))`,
-  adresse: sql`f_unaccent(lower(x.adresse))`,
-  complement: sql`f_unaccent(lower(x.complement))`,
-  typeSite: sql`f_unaccent(lower(x."typeSite"))`,
-  referent: sql`f_unaccent(lower(x.referent))`,
-  volume: sql`x.volume`,
-  nbComposteurs: sql`x."nbComposteurs"`,
-  cadena: sql`lower(x.cadena)`,
-  observations: sql`f_unaccent(lower(x.observations))`,
-  statut: sql`f_unaccent(lower(x.statut))`,
-  dateConvention: sql`x."dateConvention"`,
-  dateImplantation: sql`x."dateImplantation"`,
-  dateInauguration: sql`x."dateInauguration"`,
+/**
+ * Sort keys of the list: text compared without accents or case; a site without the value
+ * last in both directions. Each key, followed by the unique code, has an index of the same
+ * expression (migration 005), which also serves the export's keyset batches; `cast` reads
+ * back the key of a batch's last row.
+ */
+const SORT_KEYS: Record<SiteSortField, { key: (desc: boolean) => RawBuilder<unknown>; cast: 'text' | 'integer' | 'timestamptz' }> = {
+  nom: { key: () => sql`f_unaccent(lower(coalesce(nullif(s.nom, ''), s.code)))`, cast: 'text' },
+  ville: { key: () => sql`f_unaccent(lower(s.ville))`, cast: 'text' },
+  adresse: { key: () => sql`f_unaccent(lower(s.adresse))`, cast: 'text' },
+  complement: { key: (desc) => optionalTextKey(sql`s.complement`, sql`f_unaccent(lower(s.complement))`, desc), cast: 'text' },
+  typeSite: { key: () => sql`f_unaccent(lower(s.type_libelle))`, cast: 'text' },
+  referent: { key: (desc) => optionalTextKey(sql`s.referent`, sql`f_unaccent(lower(left(s.referent, 200)))`, desc), cast: 'text' },
+  volume: { key: () => sql`s.volume`, cast: 'integer' },
+  nbComposteurs: { key: () => sql`s.nb_composteurs`, cast: 'integer' },
+  cadena: { key: (desc) => optionalTextKey(sql`s.cadena`, sql`lower(s.cadena)`, desc), cast: 'text' },
+  observations: { key: (desc) => optionalTextKey(sql`s.observations`, sql`f_unaccent(lower(left(s.observations, 200)))`, desc), cast: 'text' },
+  statut: { key: () => sql`f_unaccent(lower(s.statut_libelle))`, cast: 'text' },
+  dateConvention: { key: (desc) => dateKey(sql`s.date_convention`, desc), cast: 'timestamptz' },
+  dateImplantation: { key: (desc) => dateKey(sql`s.date_implantation`, desc), cast: 'timestamptz' },
+  dateInauguration: { key: (desc) => dateKey(sql`s.date_inauguration`, desc), cast: 'timestamptz' },
+};
+
+/** '0' + the text, or '1' when empty, going up; the other way round going down. */
+function optionalTextKey(column: RawBuilder<unknown>, normalised: RawBuilder<unknown>, desc: boolean) {
+  const [filled, empty] = desc ? ['1', '0'] : ['0', '1'];
+  return sql`(CASE WHEN coalesce(${column}, '') = '' THEN ${sql.lit(empty)} ELSE ${sql.lit(filled)} || ${normalised} END)`;
+}
+
+function dateKey(column: RawBuilder<unknown>, desc: boolean) {
+  return desc ? sql`coalesce(${column}, '-infinity'::timestamptz)` : sql`coalesce(${column}, 'infinity'::timestamptz)`;
+}
+
+/** Every column of the table (the computed ones are kept on the site row by triggers). */
+const COLUMNS = sql`s.id, s.code, s.nom, s.ville, s.cp, s.adresse, s.numero, s.complement,
+  s.type_site_id AS "idType", s.type_libelle AS "typeSite", s.referent, s.volume, s.nb_composteurs AS "nbComposteurs",
+  s.cadena, s.observations, s.statut_libelle AS statut, s.statut_id AS "idStatut", s.date_convention AS "dateConvention",
+  s.date_implantation AS "dateImplantation", s.date_inauguration AS "dateInauguration", s.demandeur_id AS "idDemandeur"`;
+
+/** The search and filters of the list, each backed by an index. */
+function conditions(search: string, filter: Filters) {
+  const parts: RawBuilder<SqlBool>[] = [];
+  if (filter.nom) parts.push(containsNormalized(sql`s.nom_code_text`, filter.nom));
+  if (filter.adresse) parts.push(containsNormalized(sql`s.adresse_text`, filter.adresse));
+  if (filter.type) {
+    // The few matching types first, so the site_type_idx index serves the filter.
+    const types = sql`SELECT t.id FROM type_site t WHERE ${ilikeUnaccent(sql`t.libelle`, filter.type)} OR ${ilikeUnaccent(sql`t.code`, filter.type)}`;
+    parts.push(sql<SqlBool>`s.type_site_id = ANY(ARRAY(${types}))`);
+  }
+  if (filter.ville && filter.ville.length > 0) parts.push(sql<SqlBool>`s.ville IN (${sql.join(filter.ville)})`);
+  if (filter.statut && filter.statut.length > 0) parts.push(sql<SqlBool>`s.statut_id IN (${sql.join(filter.statut)})`);
+  // Name, code, city, address, details, cadena and type.
+  if (search) parts.push(containsNormalized(sql`s.search_text`, search));
+  return parts.length ? sql<SqlBool>`${sql.join(parts, sql` AND `)}` : sql<SqlBool>`true`;
+}
+
+function ordering(query: SortQuery) {
+  const desc = query.sort.direction === 'desc';
+  const { key, cast } = SORT_KEYS[query.sort.name];
+  return { key: key(desc), cast, dir: desc ? sql`DESC` : sql`ASC`, desc };
+}
+
+/** The list's queries, apart from the database so that tests can EXPLAIN them. */
+export const siteListQueries = {
+  count: (query: SortQuery) => sql<{ count: number }>`SELECT count(*)::int AS count FROM site s WHERE ${conditions(query.search, query.filter)}`,
+
+  page(query: SiteListQuery) {
+    const { limit, offset } = pageOf(query);
+    const { key, dir } = ordering(query);
+    return sql<SiteRecord>`SELECT ${COLUMNS} FROM site s WHERE ${conditions(query.search, query.filter)}
+      ORDER BY ${key} ${dir}, s.code ${dir} LIMIT ${limit} OFFSET ${offset}`;
+  },
+
+  /** Up to `size` rows in the list's order, after the row whose sort key and code are `after`. */
+  batch(query: SortQuery, after: { key: string; code: string } | null, size: number) {
+    const { key, cast, dir, desc } = ordering(query);
+    const from = after ? sql<SqlBool>`(${key}, s.code) ${desc ? sql`<` : sql`>`} (CAST(${after.key} AS ${sql.raw(cast)}), ${after.code})` : sql<SqlBool>`true`;
+    return sql<SiteRecord & { sortKey: string }>`SELECT ${COLUMNS}, (${key})::text AS "sortKey" FROM site s
+      WHERE ${conditions(query.search, query.filter)} AND ${from}
+      ORDER BY ${key} ${dir}, s.code ${dir} LIMIT ${size}`;
+  },
 };
 
 export function createSitesRepository(db: Db) {
-  /** Conditions on the site and its type only, so the count needs no computed column. */
-  function conditions(search: string, filter: Filters) {
-    const parts: RawBuilder<SqlBool>[] = [];
-    const nomCode = sql<string>`coalesce(s.nom, '') || ' ' || s.code`;
-    if (filter.nom) parts.push(ilikeUnaccent(nomCode, filter.nom));
-    if (filter.adresse) parts.push(ilikeUnaccent(sql<string>`coalesce(s.numero || ' ', '') || s.adresse`, filter.adresse));
-    if (filter.type) parts.push(sql<SqlBool>`(${ilikeUnaccent(sql`t.libelle`, filter.type)} OR ${ilikeUnaccent(sql`t.code`, filter.type)})`);
-    if (filter.ville && filter.ville.length > 0) parts.push(sql<SqlBool>`s.ville IN (${sql.join(filter.ville)})`);
-    if (filter.statut && filter.statut.length > 0) parts.push(sql<SqlBool>`s.statut_id IN (${sql.join(filter.statut)})`);
-    if (search) {
-      parts.push(
-        sql<SqlBool>`(${sql.join(
-          [nomCode, sql`s.ville`, sql`s.adresse`, sql`coalesce(s.complement, '')`, sql`t.libelle`, sql`coalesce(s.cadena, '')`].map((e) => ilikeUnaccent(e, search)),
-          sql` OR `,
-        )})`,
-      );
-    }
-    return parts.length ? sql<SqlBool>`${sql.join(parts, sql` AND `)}` : sql<SqlBool>`true`;
-  }
-
-  /** Every column of the table for the sites matching `where`. */
-  function rowsQuery(where: Expression<SqlBool>) {
-    return sql`
-      SELECT s.id, s.code, s.nom, s.ville, s.cp, s.adresse, s.numero, s.complement,
-        s.type_site_id AS "idType", t.libelle AS "typeSite",
-        (SELECT string_agg(trim(a.nom || ' ' || coalesce(a.prenom, '')), ', ' ORDER BY a.nom, a.prenom, a.id)
-           FROM site_referent sr JOIN account a ON a.id = sr.account_id WHERE sr.site_id = s.id) AS referent,
-        (SELECT coalesce(sum(tc.volume), 0)::int FROM site_composteur sc JOIN type_composteur tc ON tc.id = sc.type_composteur_id
-           WHERE sc.site_id = s.id AND sc.actif) AS volume,
-        (SELECT count(*)::int FROM site_composteur sc WHERE sc.site_id = s.id AND sc.actif) AS "nbComposteurs",
-        s.cadena, s.observations, st.libelle AS statut, s.statut_id AS "idStatut",
-        (SELECT max(c.date_convention) FROM site_convention c WHERE c.site_id = s.id) AS "dateConvention",
-        s.date_implantation AS "dateImplantation", s.date_inauguration AS "dateInauguration",
-        s.demandeur_id AS "idDemandeur"
-      FROM site s
-      JOIN type_site t ON t.id = s.type_site_id
-      JOIN statut st ON st.id = s.statut_id
-      WHERE ${where}`;
-  }
-
-  function orderedPage(query: Pick<SiteListQuery, 'search' | 'filter' | 'sort'>, limit: number, offset: number) {
-    const dir = query.sort.direction === 'desc' ? sql`DESC` : sql`ASC`;
-    return sql<SiteRecord>`
-      SELECT * FROM (${rowsQuery(conditions(query.search, query.filter))}) x
-      ORDER BY ${SORT_EXPR[query.sort.name]} ${dir} NULLS LAST, x.code ${dir}, x.id ${dir}
-      LIMIT ${limit} OFFSET ${offset}`;
-  }
-
   return {
     async list(query: SiteListQuery): Promise<{ count: number; sites: SiteRecord[] }> {
-      const { limit, offset } = pageOf(query);
-      const [countRes, rows] = await Promise.all([
-        sql<{ count: number }>`SELECT count(*)::int AS count FROM site s JOIN type_site t ON t.id = s.type_site_id WHERE ${conditions(query.search, query.filter)}`.execute(db),
-        orderedPage(query, limit, offset).execute(db),
-      ]);
+      const [countRes, rows] = await Promise.all([siteListQueries.count(query).execute(db), siteListQueries.page(query).execute(db)]);
       return { count: countRes.rows[0].count, sites: rows.rows };
     },
 
     /**
-     * The rows of an export, `batchSize` at a time in the list's order. Offset paging on
-     * (sort key, code, id) keeps the order stable between batches; only one batch is held.
+     * The rows of an export, `batchSize` at a time in the list's order. Each batch starts
+     * after the (sort key, code) of the previous one's last row: one short indexed query per
+     * batch, whatever the depth, no transaction held open while the client downloads, and
+     * only one batch in memory.
      */
-    async *batches(query: Pick<SiteListQuery, 'search' | 'filter' | 'sort'>, batchSize = 500): AsyncGenerator<SiteRecord[]> {
-      for (let offset = 0; ; offset += batchSize) {
-        const { rows } = await orderedPage(query, batchSize, offset).execute(db);
+    async *batches(query: SortQuery, batchSize = 500): AsyncGenerator<SiteRecord[]> {
+      let after: { key: string; code: string } | null = null;
+      for (;;) {
+        const rows: (SiteRecord & { sortKey: string })[] = (await siteListQueries.batch(query, after, batchSize).execute(db)).rows;
         if (rows.length > 0) yield rows;
         if (rows.length < batchSize) return;
+        const last = rows[rows.length - 1];
+        after = { key: last.sortKey, code: last.code };
       }
     },
 
     async findRow(id: number): Promise<SiteRecord | undefined> {
-      const { rows } = await sql<SiteRecord>`${rowsQuery(sql<SqlBool>`s.id = ${id}`)}`.execute(db);
+      const { rows } = await sql<SiteRecord>`SELECT ${COLUMNS} FROM site s WHERE s.id = ${id}`.execute(db);
       return rows[0];
     },
 
@@ -197,10 +217,20 @@ export function createSitesRepository(db: Db) {
         .orderBy('account.prenom')
         .execute(),
 
-    /** The given ids that are active external users (possible referents). */
+    /**
+     * The given ids that are possible referents: active external users other than providers
+     * (who see every site anyway), the users the referents dialog offers.
+     */
     async activeExternalUsers(ids: number[]): Promise<Set<number>> {
       if (ids.length === 0) return new Set();
-      const rows = await db.selectFrom('account').where('id', 'in', ids).where('kind', '=', 'user').where('actif', '=', true).select('id').execute();
+      const rows = await db
+        .selectFrom('account')
+        .where('id', 'in', ids)
+        .where('kind', '=', 'user')
+        .where('actif', '=', true)
+        .where((eb) => eb.or([eb('type_user_id', 'is', null), eb('type_user_id', '!=', 3)]))
+        .select('id')
+        .execute();
       return new Set(rows.map((r) => r.id));
     },
 

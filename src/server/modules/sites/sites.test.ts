@@ -1,5 +1,8 @@
+import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DRIVERS, createAccount, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
+import { SITE_SORT_FIELDS, siteListQuerySchema } from '../../../shared/schemas/sites.js';
+import { siteListQueries } from './sites.repository.js';
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;
 type Json = Record<string, unknown>;
@@ -171,6 +174,9 @@ describe.each(TEST_DRIVERS)('sites administration (%s)', (driver) => {
     it('gives ten distinct codes to ten sites created at the same time', async () => {
       const results = await Promise.all(Array.from({ length: 10 }, (_, i) => add(statusOne({ nom: `Concurrent ${i}`, composteurs: [] }))));
       expect(new Set(results.map((r) => r.code)).size).toBe(10);
+      // One number each, none lost: the sequence row is taken in each creation's transaction.
+      const numbers = results.map((r) => Number(r.code.slice(3))).sort((a, b) => a - b);
+      expect(numbers).toEqual(Array.from({ length: 10 }, (_, i) => numbers[0] + i));
     });
 
     it('creates a status 2 site from a request, with the requester upper-cased, capitalised and phones reformatted', async () => {
@@ -277,6 +283,34 @@ describe.each(TEST_DRIVERS)('sites administration (%s)', (driver) => {
       expect(errorKeys(unknownBac)).toEqual(['composteurs0.typeBac']);
       expect(await counts()).toEqual(before);
     });
+
+    it('rolls back the site, its requester, convention and code when a cell fails in the database', async () => {
+      // A failure after the site row was written: only the transaction can undo it.
+      await sql`CREATE FUNCTION test_refuse_cell() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN IF NEW.numero = 13 THEN RAISE EXCEPTION 'cellule refusée'; END IF; RETURN NEW; END $$`.execute(ctx.db);
+      await sql`CREATE TRIGGER test_refuse_cell BEFORE INSERT ON site_composteur FOR EACH ROW EXECUTE FUNCTION test_refuse_cell()`.execute(ctx.db);
+      try {
+        const before = await counts();
+        const res = await call('POST', '/api/admin/site/add', statusOne({ composteurs: [{ composteur: 1, typeBac: 1, numero: 1 }, { composteur: 1, typeBac: 1, numero: 13 }] }));
+        expect(res.statusCode).toBe(500);
+        expect(res.json()).toMatchObject({ status: 'error', message: 'Une erreur est survenue.' });
+        expect(await counts()).toEqual(before);
+        const { id } = await add(statusOne({ composteurs: [] }));
+        const addCells = await call('PUT', `/api/admin/site/add/composteur/${id}`, { composteurs: [{ composteur: 1, typeBac: 1, numero: 2 }, { composteur: 1, typeBac: 1, numero: 13 }] });
+        expect(addCells.statusCode).toBe(500);
+        expect((await call('GET', `/api/admin/siteComposteurs/get/by/site/${id}`)).json()).toEqual([]);
+      } finally {
+        await sql`DROP TRIGGER test_refuse_cell ON site_composteur`.execute(ctx.db);
+        await sql`DROP FUNCTION test_refuse_cell()`.execute(ctx.db);
+      }
+    });
+
+    it('ignores the cells, dates and convention sent with a request, and the requester sent with a status 1 site', async () => {
+      const { id } = await add(statusOne({ nom: 'Installé sans demandeur', demandeur: statusTwo().demandeur }));
+      expect((await call('GET', `/api/admin/site/get/${id}`)).json()).toMatchObject({ idDemandeur: null, nbComposteurs: 3 });
+      const req = await add(statusTwo({ dateImplantation: '2024-01-01', dateInauguration: '2024-01-02' }));
+      expect((await call('GET', `/api/admin/site/get/${req.id}`)).json()).toMatchObject({ dateImplantation: null, dateInauguration: null, dateConventions: [] });
+    });
   });
 
   describe('the list', () => {
@@ -340,6 +374,19 @@ describe.each(TEST_DRIVERS)('sites administration (%s)', (driver) => {
       expect((await list('sort[name]=dateConvention&sort[direction]=desc')).statusCode).toBe(200);
     });
 
+    it('puts sites without the value last, whichever the direction', async () => {
+      const firstAndLast = async (qs: string) => {
+        const body = (await list(`rowsPerPage=20&${qs}`)).json() as { sites: { nom: string }[] };
+        return [body.sites[0].nom, body.sites.at(-1)!.nom];
+      };
+      // Only 'Jardin du Vallon' has a referent; only 'Phare' (a request) has no convention date.
+      expect(await firstAndLast('sort[name]=referent&sort[direction]=asc')).toEqual(['Jardin du Vallon', expect.not.stringMatching('Jardin du Vallon')]);
+      expect((await firstAndLast('sort[name]=referent&sort[direction]=desc'))[0]).toBe('Jardin du Vallon');
+      expect((await firstAndLast('sort[name]=dateConvention&sort[direction]=asc'))[1]).toBe('Phare');
+      expect((await firstAndLast('sort[name]=dateConvention&sort[direction]=desc'))[1]).toBe('Phare');
+      expect((await firstAndLast('sort[name]=dateImplantation&sort[direction]=desc'))[1]).toBe('Phare');
+    });
+
     it('rejects unknown sorts, filters and page sizes', async () => {
       expect((await list('sort[name]=password')).statusCode).toBe(400);
       expect((await list('filter[email]=x')).statusCode).toBe(400);
@@ -382,7 +429,7 @@ describe.each(TEST_DRIVERS)('sites administration (%s)', (driver) => {
     it('replaces the referents with active external users, shown as NOM Prénom', async () => {
       const { id } = await add(statusOne({ composteurs: [] }));
       const a = await createAccount(ctx.db, { kind: 'user', roles: ['ROLE_USER'], nom: 'MARTIN', prenom: 'Paul' });
-      const b = await createAccount(ctx.db, { kind: 'user', roles: ['ROLE_PRESTATAIRE'], nom: 'BERNARD', prenom: 'Lucie', typeUser: 3 });
+      const b = await createAccount(ctx.db, { kind: 'user', roles: ['ROLE_USER'], nom: 'BERNARD', prenom: 'Lucie', typeUser: 2 });
       expect((await call('PUT', `/api/admin/site/update/user/${id}`, { user: [a.id, b.id] })).json()).toEqual({ status: 'success' });
       let site = (await call('GET', `/api/admin/site/get/${id}`)).json();
       expect(site.referent).toBe('BERNARD Lucie, MARTIN Paul');
@@ -394,13 +441,14 @@ describe.each(TEST_DRIVERS)('sites administration (%s)', (driver) => {
       expect((await call('GET', `/api/admin/site/get/${id}`)).json().referent).toBeNull();
     });
 
-    it('refuses inactive users and agents, and keeps the previous referents', async () => {
+    it('refuses inactive users, providers and agents, and keeps the previous referents', async () => {
       const { id } = await add(statusOne({ composteurs: [] }));
       const ok = await createAccount(ctx.db, { kind: 'user', roles: ['ROLE_USER'] });
       await call('PUT', `/api/admin/site/update/user/${id}`, { user: [ok.id] });
       const inactive = await createAccount(ctx.db, { kind: 'user', actif: false });
       const agent = await createAccount(ctx.db, { roles: ['ROLE_ADMIN_SITE'] });
-      for (const other of [inactive.id, agent.id, 999999]) {
+      const provider = await createAccount(ctx.db, { kind: 'user', roles: ['ROLE_PRESTATAIRE'], typeUser: 3 });
+      for (const other of [inactive.id, agent.id, provider.id, 999999]) {
         const res = await call('PUT', `/api/admin/site/update/user/${id}`, { user: [ok.id, other] });
         expect(res.statusCode).toBe(400);
         expect(res.json().errors).toEqual([{ key: 'user', error: 'Utilisateur introuvable ou inactif' }]);
@@ -512,6 +560,126 @@ describe.each(TEST_DRIVERS)('sites administration (%s)', (driver) => {
       });
       expect((await upd({ fonction: 'Mairie', telephone: '0612345678' }, 999999)).statusCode).toBe(404);
       expect((await call('GET', '/api/admin/demandeur/get/999999')).json().message).toBe('Demandeur introuvable.');
+    });
+  });
+  describe('list columns kept by the database', () => {
+    const row = async (id: number) => (await call('GET', `/api/admin/site/get/${id}`)).json() as Json;
+
+    it('follows referents written by other screens, renamed and deleted accounts', async () => {
+      const { id } = await add(statusOne({ composteurs: [] }));
+      const a = await createAccount(ctx.db, { kind: 'user', roles: ['ROLE_USER'], nom: 'ABGRALL', prenom: 'Paul' });
+      const b = await createAccount(ctx.db, { kind: 'user', roles: ['ROLE_USER'], nom: 'TANGUY', prenom: 'Rose' });
+      // The users screen links users to sites on its own.
+      await ctx.db.insertInto('site_referent').values([{ site_id: id, account_id: b.id }, { site_id: id, account_id: a.id }]).execute();
+      expect((await row(id)).referent).toBe('ABGRALL Paul, TANGUY Rose');
+      await ctx.db.updateTable('account').set({ nom: 'ZELER' }).where('id', '=', a.id).execute();
+      expect((await row(id)).referent).toBe('TANGUY Rose, ZELER Paul');
+      await ctx.db.deleteFrom('account').where('id', '=', b.id).execute();
+      expect((await row(id)).referent).toBe('ZELER Paul');
+      await ctx.db.deleteFrom('site_referent').where('site_id', '=', id).execute();
+      expect((await row(id)).referent).toBeNull();
+    });
+
+    it('follows the cells, their composter volumes, the type label and the convention history', async () => {
+      const tc = await ctx.db.insertInto('type_composteur').values({ volume: 250, precisions: 'Bac épreuve' }).returning('id').executeTakeFirstOrThrow();
+      const t = await ctx.db.insertInto('type_site').values({ libelle: 'Ancien libellé', code: 'ALB' }).returning('id').executeTakeFirstOrThrow();
+      const { id } = await add(statusOne({ type: t.id, composteurs: [{ composteur: tc.id, typeBac: 1, numero: 1 }, { composteur: tc.id, typeBac: 3, numero: 2 }] }));
+      expect(await row(id)).toMatchObject({ volume: 500, nbComposteurs: 2, typeSite: 'Ancien libellé' });
+      await ctx.db.updateTable('type_composteur').set({ volume: 300 }).where('id', '=', tc.id).execute();
+      expect(await row(id)).toMatchObject({ volume: 600, nbComposteurs: 2 });
+      await ctx.db.updateTable('type_site').set({ libelle: 'Nouveau libellé' }).where('id', '=', t.id).execute();
+      expect((await row(id)).typeSite).toBe('Nouveau libellé');
+      expect((await call('GET', '/api/admin/site/get/list/by/filters?search=nouveau%20libelle')).json().count).toBe(1);
+      const [c] = (await call('GET', `/api/admin/siteComposteurs/get/by/site/${id}`)).json() as { id: number }[];
+      await call('PUT', `/api/admin/siteComposteur/update/${c.id}`, { composteur: tc.id, typeBac: 1, numero: 1, actif: false });
+      expect(await row(id)).toMatchObject({ volume: 300, nbComposteurs: 1 });
+      await ctx.db.deleteFrom('site_convention').where('site_id', '=', id).where('date_convention', '>', new Date('2024-03-01')).execute();
+      expect((await row(id)).dateConvention).toBeNull();
+    });
+  });
+
+  describe('indexes behind the list', () => {
+    /** The plan PostgreSQL picks when scans that need no index cost it dearly. */
+    async function plan(query: RawBuilder<unknown>, disable: string[]) {
+      const compiled = query.compile(ctx.db);
+      return ctx.db.transaction().execute(async (trx) => {
+        for (const setting of disable) await sql.raw(`SET LOCAL ${setting} = off`).execute(trx);
+        const res = await trx.executeQuery<Record<string, string>>(CompiledQuery.raw(`EXPLAIN ${compiled.sql}`, [...compiled.parameters]));
+        return res.rows.map((r) => Object.values(r)[0]).join('\n');
+      });
+    }
+
+    it('reads every sort of the list, and each export batch, in the order of an index', async () => {
+      for (const name of SITE_SORT_FIELDS) {
+        for (const direction of ['asc', 'desc'] as const) {
+          const q = siteListQuerySchema.parse({ sort: { name, direction }, page: '2' });
+          const page = await plan(siteListQueries.page(q), ['enable_seqscan', 'enable_sort', 'enable_bitmapscan']);
+          expect(page, `${name} ${direction}`).toMatch(/Index Scan( Backward)? using site_list_\w+ on site/);
+          expect(page, `${name} ${direction}`).not.toMatch(/Sort/);
+          const sample = (await siteListQueries.batch(q, null, 1).execute(ctx.db)).rows[0];
+          const next = await plan(siteListQueries.batch(q, { key: sample.sortKey, code: sample.code }, 500), ['enable_seqscan', 'enable_sort', 'enable_bitmapscan']);
+          expect(next, `${name} ${direction}`).toMatch(/Index Scan( Backward)? using site_list_\w+ on site/);
+          expect(next, `${name} ${direction}`).toMatch(/Index Cond: \(ROW\(/);
+          expect(next, `${name} ${direction}`).not.toMatch(/Sort/);
+        }
+      }
+    });
+
+    it('finds filtered and searched sites through an index', async () => {
+      const count = (filter: Record<string, unknown>) => plan(siteListQueries.count(siteListQuerySchema.parse(filter)), ['enable_seqscan', 'enable_indexscan', 'enable_indexonlyscan']);
+      expect(await count({ filter: { nom: 'capucins' } })).toContain('site_list_nom_code_trgm');
+      expect(await count({ filter: { adresse: '12 rue de siam' } })).toContain('site_list_adresse_trgm');
+      expect(await count({ search: 'kerinou' })).toContain('site_list_search_trgm');
+      expect(await count({ filter: { ville: ['Brest'] } })).toContain('site_ville_idx');
+      expect(await count({ filter: { statut: ['2'] } })).toContain('site_statut_idx');
+      expect(await count({ filter: { type: 'quartier' } })).toContain('site_type_idx');
+    });
+  });
+
+  describe('active sites and the sites of a user', () => {
+    it('gives all active sites to site managers and providers, and their own active sites to referents', async () => {
+      const t = await ctx.db.insertInto('type_site').values({ libelle: 'Choix', code: 'CHX' }).returning('id').executeTakeFirstOrThrow();
+      const installed = await add(statusOne({ type: t.id, nom: 'Installé', composteurs: [] }));
+      const other = await add(statusOne({ type: t.id, nom: 'Autre installé', composteurs: [] }));
+      const request = await add(statusTwo({ type: t.id, nom: 'Demandé' }));
+      const referent = await loggedAs(ctx, ['ROLE_USER']);
+      await call('PUT', `/api/admin/site/update/user/${installed.id}`, { user: [referent.id] });
+      await ctx.db.insertInto('site_referent').values({ site_id: request.id, account_id: referent.id }).execute();
+
+      const ids = async (url: string, cookie: string) => {
+        const res = await call('GET', url, undefined, cookie);
+        expect(res.statusCode, res.body).toBe(200);
+        return (res.json() as { id: number }[]).map((s) => s.id);
+      };
+      const all = await ids('/api/admin/site/get/all/actif', admin);
+      expect(all).toEqual(expect.arrayContaining([installed.id, other.id]));
+      expect(all).not.toContain(request.id);
+      const prestataire = await loggedAs(ctx, ['ROLE_PRESTATAIRE'], { typeUser: 3 });
+      expect(await ids('/api/admin/site/get/all/actif', prestataire.cookie)).toEqual(all);
+      const siteAdmin = await loggedAs(ctx, ['ROLE_ADMIN_SITE']);
+      expect(await ids('/api/admin/site/get/all/actif', siteAdmin.cookie)).toEqual(all);
+      expect(await ids('/api/admin/site/get/all/actif', referent.cookie)).toEqual([installed.id]);
+      const [one] = (await call('GET', '/api/admin/site/get/all/actif', undefined, referent.cookie)).json();
+      expect(one).toMatchObject({ id: installed.id, code: installed.code, nom: 'Installé', adresse: 'Rue de Siam', ville: 'Brest', cp: '29200' });
+      expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/site/get/all/actif' })).statusCode).toBe(401);
+    });
+
+    it('gives the active sites of a user to that user and to site or user managers only', async () => {
+      const { id, code } = await add(statusOne({ nom: 'Site du référent', composteurs: [] }));
+      const referent = await loggedAs(ctx, ['ROLE_USER']);
+      const stranger = await loggedAs(ctx, ['ROLE_USER']);
+      await call('PUT', `/api/admin/site/update/user/${id}`, { user: [referent.id] });
+      const url = `/api/admin/site/get/by/user/${referent.id}`;
+      const userAdmin = await loggedAs(ctx, ['ROLE_ADMIN_USER']);
+      for (const cookie of [admin, userAdmin.cookie, referent.cookie]) {
+        const res = await call('GET', url, undefined, cookie);
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json()).toEqual([expect.objectContaining({ id, code, nom: 'Site du référent' })]);
+      }
+      expect((await call('GET', url, undefined, stranger.cookie)).statusCode).toBe(403);
+      expect((await call('GET', `/api/admin/site/get/by/user/${stranger.id}`, undefined, stranger.cookie)).json()).toEqual([]);
+      expect((await call('GET', '/api/admin/site/get/by/user/abc')).statusCode).toBe(400);
+      expect((await ctx.app.inject({ method: 'GET', url })).statusCode).toBe(401);
     });
   });
 });

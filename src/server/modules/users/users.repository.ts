@@ -2,7 +2,7 @@
 // changes of an account (activate, refuse, delete), its type and its sites.
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/client.js';
-import { ilikeUnaccent, pageOf } from '../../db/list.js';
+import { containsNormalized, ilikeUnaccent, pageOf } from '../../db/list.js';
 import { NO_SITE, type UserRow } from '../../../shared/schemas/users.js';
 import type { userListQuerySchema } from '../../../shared/schemas/users.js';
 import type { z } from 'zod';
@@ -73,19 +73,9 @@ export function createUsersRepository(db: Db) {
     if (f.email) where.push(ilikeUnaccent(sql`a.email`, f.email));
     if (f.tel) where.push(ilikeUnaccent(sql`coalesce(a.tel, '')`, f.tel.replace(/[\s.-]/g, '')));
     if (f.type) where.push(sql<SqlBool>`a.type_user_id IN (SELECT t.id FROM type_user t WHERE ${ilikeUnaccent(sql`t.libelle`, f.type)})`);
-    if (q.search) {
-      where.push(
-        sql<SqlBool>`(${sql.join(
-          [
-            ilikeUnaccent(sql`a.nom`, q.search),
-            ilikeUnaccent(sql`coalesce(a.prenom, '')`, q.search),
-            ilikeUnaccent(sql`coalesce(a.organisme, '')`, q.search),
-            ilikeUnaccent(sql`a.email`, q.search),
-          ],
-          sql` OR `,
-        )})`,
-      );
-    }
+    // Names, organisation and e-mail, stored accent-free and lower-cased in one column with its
+    // own trigram index (migration 004).
+    if (q.search) where.push(containsNormalized(sql`a.search_text`, q.search));
     return where;
   }
 

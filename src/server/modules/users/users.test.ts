@@ -104,6 +104,21 @@ describe.each(TEST_DRIVERS)('users administration (%s)', (driver) => {
     it('searches names, organisations and e-mails at once', async () => {
       expect((await list('search=compost services')).users.map((u) => u.id)).toEqual([ids.presta]);
       expect((await list('search=yann')).users.map((u) => u.id)).toEqual([ids.mairie]);
+      expect((await list('search=QUIMPER.FR')).users.map((u) => u.id)).toEqual([ids.helene]);
+      // One or two letters, accents and case ignored, as with longer terms.
+      expect((await list('search=zé')).users.map((u) => u.id)).toEqual([ids.presta]);
+      expect((await list('search=YA')).users.map((u) => u.id)).toEqual([ids.mairie]);
+      expect((await list('search=helene&filter[type]=organisme')).count).toBe(0);
+      expect((await list('search=%25')).count).toBe(0);
+      // Each field on its own, as the per-field filters: a term never spans two fields.
+      expect((await list('search=lebreton hel')).count).toBe(0);
+    });
+
+    it('keeps the search in step with a renamed account', async () => {
+      await ctx.db.updateTable('account').set({ organisme: 'Régie de quartier' }).where('id', '=', ids.helene).execute();
+      expect((await list('search=regie')).users.map((u) => u.id)).toEqual([ids.helene]);
+      await ctx.db.updateTable('account').set({ organisme: null }).where('id', '=', ids.helene).execute();
+      expect((await list('search=regie')).count).toBe(0);
     });
 
     it('sorts by each column in both directions and pages the result', async () => {
@@ -129,11 +144,20 @@ describe.each(TEST_DRIVERS)('users administration (%s)', (driver) => {
       expect(second.users.map((u) => u.nom)).toEqual(['ZÉPHYR', 'LEBRETON', 'ÉLORN']);
     });
 
-    it('rejects unknown sorts, unknown filters and bad page sizes', async () => {
-      for (const qs of ['sort[name]=password_hash', 'filter[password]=x', 'rowsPerPage=7', 'page=-1', 'foo=bar']) {
+    it('rejects unknown sorts, unknown filters and bad page sizes, naming the parameter', async () => {
+      const cases: [string, string, string][] = [
+        ['sort[name]=password_hash', 'sort.name', 'Tri inconnu'],
+        ['sort[name]=nom&sort[direction]=up', 'sort.direction', 'Sens de tri invalide'],
+        ['filter[password]=x', 'filter', 'Filtre inconnu'],
+        ['rowsPerPage=7', 'rowsPerPage', 'Taille de page invalide (5, 10, 20, 50 ou 100)'],
+        ['page=-1', 'page', 'Page invalide'],
+        ['page=abc', 'page', 'Page invalide'],
+        ['foo=bar', 'querystring', 'Paramètre inconnu'],
+      ];
+      for (const [qs, key, error] of cases) {
         const res = await get(`/api/admin/user/get/list/by/filters?${qs}`);
         expect(res.statusCode, qs).toBe(400);
-        expect(res.json().status).toBe('error');
+        expect(res.json(), qs).toMatchObject({ status: 'error', errors: [{ key, error }] });
       }
     });
   });
@@ -152,6 +176,57 @@ describe.each(TEST_DRIVERS)('users administration (%s)', (driver) => {
         }
         expect((await put(`/api/admin/user/update/typeUser/${target.id}`, { type: 1 }, other.cookie)).statusCode).toBe(403);
         expect((await put(`/api/admin/user/update/site/${target.id}`, { site: [] }, other.cookie)).statusCode).toBe(403);
+        expect((await get(`/api/admin/user/get/sites/${target.id}`, other.cookie)).statusCode).toBe(403);
+        expect((await get('/api/admin/user/get/all/sites', other.cookie)).statusCode).toBe(403);
+      }
+    });
+
+    it('lets ROLE_ADMIN_USER call every state-changing route', async () => {
+      const userAdmin = await loggedAs(ctx, ['ROLE_ADMIN_USER']);
+      const site = await addSite(ctx, 'PIM901', null);
+      const target = await createAccount(ctx.db, { actif: false, typeUser: 1 });
+      const call = async (url: string, payload?: unknown) => (await put(url, payload, userAdmin.cookie)).statusCode;
+      expect(await call(`/api/admin/user/active/${target.id}`)).toBe(200);
+      expect(await call(`/api/admin/user/update/site/${target.id}`, { site: [site] })).toBe(200);
+      expect((await get(`/api/admin/user/get/sites/${target.id}`, userAdmin.cookie)).statusCode).toBe(200);
+      expect((await get('/api/admin/user/get/all/sites', userAdmin.cookie)).statusCode).toBe(200);
+      expect(await call(`/api/admin/user/update/typeUser/${target.id}`, { type: 2 })).toBe(200);
+      expect(await call(`/api/admin/user/refuse/${target.id}`)).toBe(200);
+      expect(await call(`/api/admin/user/delete/${target.id}`)).toBe(200);
+    });
+
+    it('answers 401 on every route without a session', async () => {
+      for (const [method, url] of [
+        ['PUT', '/api/admin/user/active/1'],
+        ['PUT', '/api/admin/user/refuse/1'],
+        ['PUT', '/api/admin/user/update/site/1'],
+        ['PUT', '/api/admin/user/update/typeUser/1'],
+        ['PUT', '/api/admin/user/delete/1'],
+        ['GET', '/api/admin/user/get/sites/1'],
+        ['GET', '/api/admin/user/get/all/sites'],
+        ['GET', '/api/admin/user/get/by/site/1'],
+        ['GET', '/api/admin/user/get/all/actif'],
+      ] as const) {
+        const res = await ctx.app.inject({ method, url, payload: method === 'PUT' ? {} : undefined });
+        expect(res.statusCode, url).toBe(401);
+      }
+    });
+
+    it('rejects ids that are not positive whole numbers on every route', async () => {
+      for (const bad of ['abc', '0', '-3', '1.5']) {
+        for (const [method, url, key, payload] of [
+          ['PUT', `/api/admin/user/active/${bad}`, 'id', undefined],
+          ['PUT', `/api/admin/user/refuse/${bad}`, 'id', undefined],
+          ['PUT', `/api/admin/user/delete/${bad}`, 'id', undefined],
+          ['PUT', `/api/admin/user/update/typeUser/${bad}`, 'id', { type: 1 }],
+          ['PUT', `/api/admin/user/update/site/${bad}`, 'userId', { site: [1] }],
+          ['GET', `/api/admin/user/get/sites/${bad}`, 'id', undefined],
+          ['GET', `/api/admin/user/get/by/site/${bad}`, 'id', undefined],
+        ] as const) {
+          const res = await ctx.app.inject({ method, url, payload, headers: { cookie: admin } });
+          expect(res.statusCode, url).toBe(400);
+          expect(res.json().errors, url).toEqual([{ key, error: 'Identifiant invalide' }]);
+        }
       }
     });
 
@@ -181,7 +256,10 @@ describe.each(TEST_DRIVERS)('users administration (%s)', (driver) => {
       const mail = ctx.mailer.sent[sentBefore];
       expect(mail.to).toBe(u.email);
       expect(mail.subject).toContain('activé');
+      expect(mail.subject).toBe('Compost test : votre compte est activé');
       expect(mail.text).toContain('Bonjour Jeanne MARTIN');
+      expect(mail.text).toContain('Votre compte Compost test a été activé par un administrateur.');
+      expect(mail.text).toContain('Vous pouvez dès maintenant vous connecter avec votre adresse mail');
       expect(mail.text).toContain('http://localhost:3000/login');
       await login(ctx.app, u.login);
     });
@@ -296,6 +374,11 @@ describe.each(TEST_DRIVERS)('users administration (%s)', (driver) => {
       let res = await put(`/api/admin/user/update/typeUser/${u.id}`, {});
       expect(res.statusCode).toBe(400);
       expect(res.json().errors).toEqual([{ key: 'type', error: 'Le type est obligatoire' }]);
+      res = await put(`/api/admin/user/update/typeUser/${u.id}`, { type: 'abc' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors).toEqual([{ key: 'type', error: 'Le type est obligatoire' }]);
+      res = await put(`/api/admin/user/update/typeUser/${u.id}`, { type: 1.5 });
+      expect(res.json().errors).toEqual([{ key: 'type', error: "Type d'utilisateur inconnu" }]);
       res = await put(`/api/admin/user/update/typeUser/${u.id}`, { type: 9 });
       expect(res.statusCode).toBe(400);
       expect(res.json().errors).toEqual([{ key: 'type', error: "Type d'utilisateur inconnu" }]);

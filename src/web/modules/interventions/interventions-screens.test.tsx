@@ -1,6 +1,7 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
+import { onlineManager } from '@tanstack/react-query';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser } from '../../lib/browser';
 import { loggedAs, mockApi, renderApp, reply, type MockHandler } from '../../app/test-utils';
@@ -8,6 +9,9 @@ import type { InterventionSubmission, SiteInfos } from '../../../shared/schemas/
 import { openOfflineDb } from '../../offline/store';
 import { interventionsPublicRoutes, interventionsRoutes } from './interventions.routes';
 import { QUEUED_MESSAGE, SAVED_MESSAGE } from './site-sheet-page';
+import { OFFLINE_BANNER_TEXT } from './offline-banner';
+import { useConnectivityStore } from '../../offline/connectivity';
+import { SESSION_EXPIRED_MESSAGE } from '../../offline/outbox';
 
 const TYPE_ACTIONS = [
   { id: 1, libelle: 'Retournement', valeur: false, valueKind: 'none', typeBac: [1, 3], aConstantes: false },
@@ -54,25 +58,30 @@ function api(extra: Record<string, MockHandler | 'network'> = {}) {
 
 const open = (path: string) => renderApp(path, { loggedRoutes: interventionsRoutes, publicRoutes: interventionsPublicRoutes });
 
-async function choose(label: RegExp, option: string) {
-  const input = await screen.findByRole('combobox', { name: label });
-  await waitFor(() => expect(input).toBeEnabled());
-  await userEvent.click(input);
-  await userEvent.click(await screen.findByRole('option', { name: option }));
+/** The site sheet's selects are native: pick an option by its label. */
+async function choose(label: RegExp, option: string, scope: Pick<typeof screen, 'findByRole'> = screen) {
+  const select = await scope.findByRole('combobox', { name: label });
+  await waitFor(() => expect(select).toBeEnabled());
+  await userEvent.selectOptions(select, within(select).getByRole('option', { name: option }));
 }
+
+/** The label of the option a native select shows. */
+const shown = (select: HTMLElement) => (select as HTMLSelectElement).selectedOptions[0]?.textContent;
 
 async function outboxRows() {
   return (await openOfflineDb()).outbox.toArray();
 }
 
 beforeAll(async () => {
-  // The validation chunk (zod) is loaded lazily by the screen; compile it once up front.
-  await import('./site-sheet-validation');
+  // The site sheet is a lazy route; compile it once up front so the first test does not time out.
+  await import('./site-sheet-page');
 }, 60_000);
 
 beforeEach(async () => {
   notifications.clean();
   localStorage.clear();
+  // A test that met no network leaves the app believing the server is unreachable.
+  useConnectivityStore.setState({ browserOnline: true, serverUnreachable: false });
   vi.spyOn(browser, 'assign').mockImplementation(() => {});
   const db = await openOfflineDb();
   await db.outbox.clear();
@@ -95,10 +104,8 @@ describe('site sheet', () => {
     await choose(/Quelle action/, 'Retournement');
     await userEvent.click(screen.getByRole('button', { name: 'Ajouter action' }));
     const [, second] = screen.getAllByRole('group');
-    await userEvent.click(within(second).getByRole('combobox', { name: /Choix de la cellule/ }));
-    await userEvent.click(await screen.findByRole('option', { name: 'Cellule n°3 - Maturation' }));
-    await userEvent.click(within(second).getByRole('combobox', { name: /Quelle action/ }));
-    await userEvent.click(await screen.findByRole('option', { name: 'Température' }));
+    await choose(/Choix de la cellule/, 'Cellule n°3 - Maturation', within(second));
+    await choose(/Quelle action/, 'Température', within(second));
     await userEvent.type(within(second).getByRole('textbox', { name: /Température/ }), '54,5');
     await userEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
 
@@ -120,9 +127,9 @@ describe('site sheet', () => {
     open('/admin/fiche/site/5');
     expect(await screen.findByRole('combobox', { name: /Quelle action/ })).toBeDisabled();
     await choose(/Choix de la cellule/, 'Cellule n°2 - Broyat');
-    await userEvent.click(screen.getByRole('combobox', { name: /Quelle action/ }));
-    expect(await screen.findByRole('option', { name: 'Retournement' })).toHaveAttribute('aria-disabled', 'true');
-    expect(screen.getByRole('option', { name: 'Niveau de broyat' })).not.toHaveAttribute('aria-disabled', 'true');
+    const actions = screen.getByRole('combobox', { name: /Quelle action/ });
+    expect(within(actions).getByRole('option', { name: 'Retournement' })).toBeDisabled();
+    expect(within(actions).getByRole('option', { name: 'Niveau de broyat' })).toBeEnabled();
   });
 
   it('resets the action and its value when the cell changes, and offers only maturation cells as destination', async () => {
@@ -131,13 +138,17 @@ describe('site sheet', () => {
     await choose(/Choix de la cellule/, 'Cellule n°1 - Apport');
     await choose(/Quelle action/, 'Transfert');
     await userEvent.type(screen.getByRole('textbox', { name: /Quantité transférée/ }), '200');
-    await userEvent.click(screen.getByRole('combobox', { name: /Cellule de destination/ }));
-    expect(await screen.findAllByRole('option')).toHaveLength(1);
-    expect(screen.getByRole('option', { name: 'Cellule n°3 - Maturation' })).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('option', { name: 'Cellule n°3 - Maturation' }));
+    const destinations = screen.getByRole('combobox', { name: /Cellule de destination/ });
+    // The placeholder, then the only other maturation cell: the cell itself is not offered.
+    expect(within(destinations).getAllByRole('option').map((o) => [o.textContent, (o as HTMLOptionElement).disabled])).toEqual([
+      ['Choisir une cellule de maturation', true],
+      ['Cellule n°3 - Maturation', false],
+    ]);
+    await choose(/Cellule de destination/, 'Cellule n°3 - Maturation');
 
     await choose(/Choix de la cellule/, 'Cellule n°3 - Maturation');
     expect(screen.getByRole('combobox', { name: /Quelle action/ })).toHaveValue('');
+    expect(shown(screen.getByRole('combobox', { name: /Quelle action/ }))).toBe('Choisir une action');
     expect(screen.queryByRole('textbox', { name: /Quantité transférée/ })).not.toBeInTheDocument();
     expect(screen.queryByRole('combobox', { name: /Cellule de destination/ })).not.toBeInTheDocument();
   });
@@ -177,6 +188,49 @@ describe('site sheet', () => {
     expect(await screen.findByText('1 en attente')).toBeInTheDocument();
   });
 
+  it('says it is offline and that the entry stays on the phone, without trying the server', async () => {
+    const calls = api({ 'POST /api/admin/intervention/add': ADDED });
+    const { router } = open('/admin/fiche/site/5');
+    await screen.findByRole('heading', { name: 'Gérer' });
+    expect(screen.queryByText(OFFLINE_BANNER_TEXT)).not.toBeInTheDocument();
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    window.dispatchEvent(new Event('offline'));
+    try {
+      expect(await screen.findByText(OFFLINE_BANNER_TEXT)).toBeInTheDocument();
+      expect(screen.getAllByText('Hors ligne').length).toBeGreaterThanOrEqual(1);
+      await choose(/Choix de la cellule/, 'Cellule n°1 - Apport');
+      await choose(/Quelle action/, 'Retournement');
+      await userEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
+      // The exact wording of issue 5, and no pretence of having reached the server.
+      expect(await screen.findByText('Intervention enregistrée sur le téléphone, elle sera envoyée dès le retour du réseau')).toBeInTheDocument();
+      expect(screen.queryByText(SAVED_MESSAGE)).not.toBeInTheDocument();
+      await waitFor(() => expect(router.state.location.pathname).toBe('/admin/choix/site'));
+      expect(calls.callsTo('POST', '/api/admin/intervention/add')).toHaveLength(0);
+      expect(await outboxRows()).toMatchObject([{ state: 'pending', attempts: 0, payload: { site: 5, values: [{ composteur: 51, action: 1 }] } }]);
+      expect(await screen.findByText('1 en attente')).toBeInTheDocument();
+    } finally {
+      // React Query heard the 'offline' event too: without this, later tests' queries would pause.
+      onlineManager.setOnline(true);
+      useConnectivityStore.setState({ browserOnline: true, serverUnreachable: false });
+    }
+  });
+
+  it('keeps the entry and asks to log in again when the session has expired, without logging out', async () => {
+    const calls = api({ 'POST /api/admin/intervention/add': reply(401, { status: 'error', message: 'Vous devez être connecté.' }) });
+    open('/admin/fiche/site/5');
+    await choose(/Choix de la cellule/, 'Cellule n°1 - Apport');
+    await choose(/Quelle action/, 'Retournement');
+    await userEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    expect(await screen.findByText(QUEUED_MESSAGE)).toBeInTheDocument();
+    expect(await screen.findByText(SESSION_EXPIRED_MESSAGE)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Se reconnecter' })).toBeInTheDocument();
+    expect(calls.callsTo('POST', '/api/admin/intervention/add')).toHaveLength(1);
+    expect(await outboxRows()).toMatchObject([{ state: 'auth', lastError: SESSION_EXPIRED_MESSAGE }]);
+    // A quiet call: the 401 of the outbox does not throw the user out of the app.
+    expect(browser.assign).not.toHaveBeenCalled();
+    expect(await screen.findByText('1 en attente')).toBeInTheDocument();
+  });
+
   it("shows the server's errors under the fields and corrects the same entry", async () => {
     let answer = reply(400, { status: 'error', message: 'Veuillez renseigner les champs obligatoires', errors: [{ key: 'values0.composteur', error: 'Cette cellule est désactivée' }] });
     const calls = api({ 'POST /api/admin/intervention/add': () => answer });
@@ -203,7 +257,7 @@ describe('site sheet', () => {
   it('opens on the cell of a QR label', async () => {
     api();
     open('/admin/fiche/site/5?cellule=53');
-    expect(await screen.findByRole('combobox', { name: /Choix de la cellule/ })).toHaveValue('Cellule n°3 - Maturation');
+    expect(shown(await screen.findByRole('combobox', { name: /Choix de la cellule/ }))).toBe('Cellule n°3 - Maturation');
   });
 
   it('opens with no network from the copy kept on the phone', async () => {
@@ -219,8 +273,7 @@ describe('site sheet', () => {
     expect(await screen.findByText(/Données du site enregistrées sur le téléphone le/)).toBeInTheDocument();
     await choose(/Choix de la cellule/, 'Cellule n°2 - Broyat');
     await choose(/Quelle action/, 'Niveau de broyat');
-    await userEvent.click(screen.getByRole('combobox', { name: /Niveau de broyat/ }));
-    expect(await screen.findByRole('option', { name: 'Vide' })).toBeInTheDocument();
+    await choose(/^Niveau de broyat/, 'Vide');
   });
 });
 

@@ -1,8 +1,9 @@
 // The site sheet's form model, free of React: what the inputs hold and how it becomes the
 // submission the API (and the outbox) expects. Validation is in site-sheet-validation.ts.
-// Only types come from the shared schemas here: importing their values would pull zod into
-// the first load of the field screen.
+// Only types come from the shared zod schemas here (their values would pull zod into the
+// first load of the field screen); intervention-rules.ts is zod-free.
 import dayjs from 'dayjs';
+import { ACTION_AUTRE, TYPE_BAC_MATURATION } from '../../../shared/schemas/intervention-rules';
 import type { InterventionSubmission } from '../../../shared/schemas/interventions';
 import type { TypeAction } from '../../../shared/schemas/reference';
 
@@ -24,9 +25,9 @@ export interface SheetFormValues {
 
 export type ValueKind = TypeAction['valueKind'];
 
-export const OBSERVATIONS_REQUIRED_ACTION = 13;
+export const OBSERVATIONS_REQUIRED_ACTION = ACTION_AUTRE;
 /** Only maturation cells receive a transfer (reference-data.md). */
-export const TRANSFER_DESTINATION_TYPE_BAC = 3;
+export const TRANSFER_DESTINATION_TYPE_BAC = TYPE_BAC_MATURATION;
 export const DATE_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
 export function emptyBlock(composteur: string | null = null): BlockFormValues {

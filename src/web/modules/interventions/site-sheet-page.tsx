@@ -3,7 +3,7 @@
 // from the phone's copy, the entry is validated with the server's own rules and goes through
 // the outbox. `?cellule={cellId}` preselects a cell (QR labels); `?corriger={clientId}` reopens
 // an entry the server refused, with its errors under the fields.
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import {
   Alert,
   Anchor,
@@ -12,8 +12,8 @@ import {
   Fieldset,
   Group,
   Loader,
+  NativeSelect,
   Paper,
-  Select,
   Stack,
   Text,
   Textarea,
@@ -32,6 +32,14 @@ import { notifySuccess } from '../../lib/notify';
 import type { FieldError } from '../../../shared/errors';
 import type { TypeAction, TypeActionConstante } from '../../../shared/schemas/reference';
 import type { SiteInfos } from '../../../shared/schemas/interventions';
+import {
+  INTERVENTION_MESSAGES,
+  OBSERVATIONS_MAX,
+  TEXT_VALUE_MAX,
+  VALUE_LITRES_MAX,
+  VALUE_TEMPERATURE_MAX,
+  VALUE_TEMPERATURE_MIN,
+} from '../../../shared/schemas/intervention-rules';
 import { newClientId } from '../../offline/client-id';
 import { useOutboxEntry, type InterventionOutboxEntry } from '../../offline/hooks';
 import { submitIntervention } from '../../offline/outbox-runner';
@@ -50,17 +58,33 @@ import {
   valueKindOf,
   type SheetFormValues,
 } from './site-sheet-form';
+import { asSubmission, validateSubmission } from './site-sheet-validation';
 
 /** Input bounds of reference-data.md, as hints to the inputs; the shared validation decides. */
-const LITRES_MAX = 10_000;
-const TEMPERATURE_MIN = -20;
-const TEMPERATURE_MAX = 90;
+const LITRES_MAX = VALUE_LITRES_MAX;
+const TEMPERATURE_MIN = VALUE_TEMPERATURE_MIN;
+const TEMPERATURE_MAX = VALUE_TEMPERATURE_MAX;
 
-const loadValidation = () => import('./site-sheet-validation');
-
-export const SAVED_MESSAGE = 'Intervention(s) ajouté(s)';
+export const SAVED_MESSAGE = INTERVENTION_MESSAGES.added;
 export const QUEUED_MESSAGE = 'Intervention enregistrée sur le téléphone, elle sera envoyée dès le retour du réseau';
 export const REQUIRED_FIELDS_MESSAGE = 'Veuillez renseigner les champs obligatoires';
+
+interface Option {
+  value: string;
+  label: string;
+  disabled?: boolean;
+}
+
+/**
+ * Native selects: the phone's own picker, large and familiar, and no dropdown code to load
+ * (spec.md asks for selectors, not for a searchable list). The first, empty entry says what to
+ * choose and cannot be chosen back.
+ */
+function withPlaceholder(text: string, options: Option[]): Option[] {
+  return [{ value: '', label: text, disabled: true }, ...options];
+}
+
+const orNull = (value: string): string | null => (value === '' ? null : value);
 
 /** Server keys (values0.valeur) to form paths (values.0.valeur); the rest goes to the banner. */
 function toFormErrors(errors: readonly FieldError[], values: SheetFormValues): { fields: SheetErrors; unmatched: FieldError[] } {
@@ -164,11 +188,6 @@ function SiteSheetForm({ site, offlineSince, typeActions, constantes, preselecte
     entry ? toFormErrors(entry.fieldErrors, fromSubmission(entry.payload)).fields : {},
   );
 
-  useEffect(() => {
-    // Fetched while the user fills the form, so saving does not wait for it.
-    void loadValidation();
-  }, []);
-
   const cellOf = (id: string | null) => cells.find((c) => String(c.id) === id) ?? null;
   const cellOptions = cells.map((c) => ({ value: String(c.id), label: cellLabel(c) }));
 
@@ -179,7 +198,6 @@ function SiteSheetForm({ site, offlineSince, typeActions, constantes, preselecte
     setBanner(null);
     const { values } = form;
     try {
-      const { validateSubmission, asSubmission } = await loadValidation();
       const draft = toSubmission(values, { clientId, siteId: site.id, typeActions });
       const errors = validateSubmission(draft, { typeActions, constantes, site });
       if (errors.length > 0) {
@@ -218,7 +236,7 @@ function SiteSheetForm({ site, offlineSince, typeActions, constantes, preselecte
           return;
       }
     } catch {
-      // The validation chunk could not load or IndexedDB refused the write: nothing was saved.
+      // IndexedDB refused the write (or could not be loaded): nothing was saved.
       setBanner({ title: 'Une erreur est survenue', lines: ['La saisie n’a pas pu être enregistrée sur le téléphone.'] });
     } finally {
       setSaving(false);
@@ -294,25 +312,26 @@ function SiteSheetForm({ site, offlineSince, typeActions, constantes, preselecte
                 return (
                   <Fieldset key={index} legend={`Action ${index + 1}`}>
                     <Stack gap="sm">
-                      <Select
+                      <NativeSelect
                         label="Choix de la cellule"
                         withAsterisk
-                        placeholder="Choisir une cellule"
-                        data={cellOptions}
-                        value={block.composteur}
+                        data={withPlaceholder('Choisir une cellule', cellOptions)}
+                        value={block.composteur ?? ''}
                         error={error('composteur')}
                         // Another cell: the action and its value may no longer apply.
-                        onChange={(value) => form.updateBlock(index, { composteur: value, action: null, valeur: null, bacDestination: null })}
+                        onChange={(e) => form.updateBlock(index, { composteur: orNull(e.currentTarget.value), action: null, valeur: null, bacDestination: null })}
                       />
-                      <Select
+                      <NativeSelect
                         label="Quelle action"
                         withAsterisk
-                        placeholder={cell ? 'Choisir une action' : 'Choisissez d’abord une cellule'}
                         disabled={!cell}
-                        data={typeActions.map((a) => ({ value: String(a.id), label: a.libelle, disabled: !cell || !a.typeBac.includes(cell.typeBac) }))}
-                        value={block.action}
+                        data={withPlaceholder(
+                          cell ? 'Choisir une action' : 'Choisissez d’abord une cellule',
+                          typeActions.map((a) => ({ value: String(a.id), label: a.libelle, disabled: !cell || !a.typeBac.includes(cell.typeBac) })),
+                        )}
+                        value={block.action ?? ''}
                         error={error('action')}
-                        onChange={(value) => form.updateBlock(index, { action: value, valeur: null, bacDestination: null })}
+                        onChange={(e) => form.updateBlock(index, { action: orNull(e.currentTarget.value), valeur: null, bacDestination: null })}
                       />
                       <ValueInput
                         kind={kind}
@@ -323,24 +342,25 @@ function SiteSheetForm({ site, offlineSince, typeActions, constantes, preselecte
                         onValue={(valeur) => form.updateBlock(index, { valeur })}
                       />
                       {kind === 'transfer' && (
-                        <Select
+                        <NativeSelect
                           label="Cellule de destination"
                           withAsterisk
-                          placeholder="Choisir une cellule de maturation"
-                          data={cells
-                            .filter((c) => c.typeBac === TRANSFER_DESTINATION_TYPE_BAC && String(c.id) !== block.composteur)
-                            .map((c) => ({ value: String(c.id), label: cellLabel(c) }))}
-                          nothingFoundMessage="Aucun résultat"
-                          value={block.bacDestination}
+                          data={withPlaceholder(
+                            'Choisir une cellule de maturation',
+                            cells
+                              .filter((c) => c.typeBac === TRANSFER_DESTINATION_TYPE_BAC && String(c.id) !== block.composteur)
+                              .map((c) => ({ value: String(c.id), label: cellLabel(c) })),
+                          )}
+                          value={block.bacDestination ?? ''}
                           error={error('bacDestination')}
-                          onChange={(bacDestination) => form.updateBlock(index, { bacDestination })}
+                          onChange={(e) => form.updateBlock(index, { bacDestination: orNull(e.currentTarget.value) })}
                         />
                       )}
                       <Textarea
                         label="Observations (si besoin)"
                         withAsterisk={block.action === String(OBSERVATIONS_REQUIRED_ACTION)}
                         rows={3}
-                        maxLength={1000}
+                        maxLength={OBSERVATIONS_MAX}
                         value={block.observations}
                         error={error('observations')}
                         onChange={(e) => form.updateBlock(index, { observations: e.currentTarget.value })}
@@ -437,13 +457,15 @@ function ValueInput({ kind, action, constantes, value, error, onValue }: ValueIn
       );
     case 'constant':
       return (
-        <Select
+        <NativeSelect
           label={action?.libelle ?? 'Valeur'}
           withAsterisk
-          placeholder="Choisir"
-          data={constantes.filter((c) => c.idAction === action?.id).map((c) => ({ value: String(c.idConstante), label: c.constante }))}
-          value={value === null || value === '' ? null : String(value)}
-          onChange={(v) => onValue(v)}
+          data={withPlaceholder(
+            'Choisir',
+            constantes.filter((c) => c.idAction === action?.id).map((c) => ({ value: String(c.idConstante), label: c.constante })),
+          )}
+          value={value === null ? '' : String(value)}
+          onChange={(e) => onValue(orNull(e.currentTarget.value))}
           error={error}
         />
       );
@@ -452,7 +474,7 @@ function ValueInput({ kind, action, constantes, value, error, onValue }: ValueIn
         <TextInput
           label="Précisions"
           withAsterisk
-          maxLength={500}
+          maxLength={TEXT_VALUE_MAX}
           value={value === null ? '' : String(value)}
           onChange={(e) => onValue(e.currentTarget.value)}
           error={error}

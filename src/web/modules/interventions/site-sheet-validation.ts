@@ -1,15 +1,12 @@
-// Validation of the site sheet with the SAME rules as the server: the shared submission schema
-// (required cell and action, date not in the future...) and validateBlocksAgainstCatalogue
-// (cell of the site, action allowed on the cell type, value by action, transfer destination,
-// observations for action 13), so an entry recorded offline is checked before it is queued.
-// Loaded after the form has rendered (it brings zod along).
-import { issuesToFieldErrors, type FieldError } from '../../../shared/errors';
-import {
-  interventionSubmissionSchema,
-  validateBlocksAgainstCatalogue,
-  type InterventionSubmission,
-  type SiteInfos,
-} from '../../../shared/schemas/interventions';
+// Validation of the site sheet with the SAME rules as the server: the submission's shape
+// (required cell and action, date not in the future...) and the catalogue checks (cell of the
+// site, action allowed on the cell type, value by action, transfer destination, observations
+// for action 13), so an entry recorded offline is checked before it is queued. Only
+// intervention-rules.ts is imported for its values: the shared zod schemas would add zod to
+// the field screen's first load.
+import type { FieldError } from '../../../shared/errors';
+import { checkSubmission } from '../../../shared/schemas/intervention-rules';
+import type { InterventionSubmission, SiteInfos } from '../../../shared/schemas/interventions';
 import type { TypeAction, TypeActionConstante } from '../../../shared/schemas/reference';
 import type { SubmissionDraft } from './site-sheet-form';
 
@@ -21,22 +18,7 @@ export interface SheetCatalogue {
 
 /** Server-shaped errors (values0.valeur, date), the shape's rules first, then the catalogue's. */
 export function validateSubmission(payload: SubmissionDraft, ctx: SheetCatalogue): FieldError[] {
-  const errors: FieldError[] = [];
-  const parsed = interventionSubmissionSchema.safeParse(payload);
-  if (!parsed.success) errors.push(...issuesToFieldErrors(parsed.error.issues));
-  const catalogue = validateBlocksAgainstCatalogue(payload.values, {
-    typeActions: ctx.typeActions,
-    constantes: ctx.constantes,
-    cells: ctx.site.siteComposteurs,
-  });
-  const seen = new Set(errors.map((e) => e.key));
-  for (const e of catalogue) {
-    if (!seen.has(e.key)) {
-      seen.add(e.key);
-      errors.push(e);
-    }
-  }
-  return errors;
+  return checkSubmission(payload, { typeActions: ctx.typeActions, constantes: ctx.constantes, cells: ctx.site.siteComposteurs });
 }
 
 /** A draft that passed validateSubmission is a submission. */

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { ActionIcon, Alert, Avatar, Button, Center, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { IconPlus, IconX } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { EXTERNAL_ROLES } from '../../../shared/permissions';
 import { agentName, initials, ROLE_MESSAGES, type Agent, type RoleDetail, type RoleRow } from '../../../shared/schemas/roles';
 import { readFailure } from '../../lib/api';
 import { notifyError, notifySuccess } from '../../lib/notify';
@@ -37,6 +38,8 @@ function RoleAgentsForm({ role, onDone }: { role: RoleDetail; onDone: () => void
   const [adding, setAdding] = useState(false);
   const [banner, setBanner] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  // ROLE_USER and ROLE_PRESTATAIRE follow from an external account's type: never an agent's.
+  const external = (EXTERNAL_ROLES as readonly string[]).includes(role.libelle);
 
   const save = async () => {
     setBanner(null);
@@ -68,6 +71,7 @@ function RoleAgentsForm({ role, onDone }: { role: RoleDetail; onDone: () => void
           {banner}
         </Alert>
       )}
+      {external && <Alert color="blue">{ROLE_MESSAGES.externalRole}</Alert>}
       {agents.length === 0 ? (
         <Text size="sm" c="dimmed">
           Aucun agent
@@ -90,7 +94,7 @@ function RoleAgentsForm({ role, onDone }: { role: RoleDetail; onDone: () => void
         </Stack>
       )}
       <Group>
-        <Button variant="light" leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setAdding(true)}>
+        <Button variant="light" leftSection={<IconPlus size={16} aria-hidden />} disabled={external} onClick={() => setAdding(true)}>
           Ajouter
         </Button>
       </Group>
@@ -98,7 +102,7 @@ function RoleAgentsForm({ role, onDone }: { role: RoleDetail; onDone: () => void
         <Button variant="default" onClick={onDone}>
           Annuler
         </Button>
-        <Button onClick={() => void save()} loading={saving}>
+        <Button onClick={() => void save()} loading={saving} disabled={external}>
           Enregistrer
         </Button>
       </Group>

@@ -23,7 +23,7 @@ const ROLE = { id: 6, libelle: 'ROLE_ADMIN_UPDATE' };
 const LOIC = { id: 40, prenom: 'Loïc', nom: 'KERGUELEN', photo: null };
 const ANNE = { id: 41, prenom: 'Anne', nom: 'MORVAN', photo: '/photos/anne.jpg' };
 
-function open() {
+function open(extra: Parameters<typeof mockApi>[0] = {}) {
   const api = mockApi({
     'GET /api/logged': loggedAs(['ROLE_ADMIN_ROLE']),
     'GET /api/admin/role/get/list/by/filters': reply(200, { count: 1, roles: [ROLE] }),
@@ -31,6 +31,7 @@ function open() {
     // The server's answer is shown as is, even when it does not contain what was typed.
     'GET /api/admin/agent/get/by/name': reply(200, [ANNE]),
     'PUT /api/admin/role/update/6': reply(200, { status: 'success', message: 'Enregistrement effectué' }),
+    ...extra,
   });
   renderApp('/admin/role', { loggedRoutes: rolesRoutes });
   return api;
@@ -39,7 +40,7 @@ function open() {
 describe('roles screen', () => {
   it('loads ten roles per page and explains every role', async () => {
     const api = open();
-    expect(await screen.findByText('ROLE_ADMIN_UPDATE')).toBeInTheDocument();
+    expect(await screen.findByText('ROLE_ADMIN_UPDATE', {}, { timeout: 5000 })).toBeInTheDocument();
     expect(api.callsTo('GET', '/api/admin/role/get/list/by/filters')[0].path).toContain('rowsPerPage=10');
     expect(screen.getByText('Signification des rôles')).toBeInTheDocument();
     expect(screen.getByText(/Gérer les utilisateurs externes/)).toBeInTheDocument();
@@ -47,7 +48,7 @@ describe('roles screen', () => {
 
   it('adds an agent found by the server one second after typing, removes another, and saves the ids', async () => {
     const api = open();
-    await userEvent.click(await screen.findByRole('button', { name: 'Gérer les agents du rôle ROLE_ADMIN_UPDATE' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Gérer les agents du rôle ROLE_ADMIN_UPDATE' }, { timeout: 5000 }));
     const dialog = await screen.findByRole('dialog', { name: 'ROLE_ADMIN_UPDATE' });
     expect(await within(dialog).findByText('Loïc KERGUELEN')).toBeInTheDocument();
     expect(within(dialog).getByText('LK')).toBeInTheDocument();
@@ -72,5 +73,47 @@ describe('roles screen', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
     expect(await screen.findByText('Enregistrement effectué')).toBeInTheDocument();
     expect(api.callsTo('PUT', '/api/admin/role/update/6')[0].body).toEqual({ agents: [ANNE.id] });
+  });
+
+  it("says Aucun résultat when the server finds no agent, and 'Annuler' closes without saving", async () => {
+    const api = open({ 'GET /api/admin/agent/get/by/name': reply(200, []) });
+    await userEvent.click(await screen.findByRole('button', { name: 'Gérer les agents du rôle ROLE_ADMIN_UPDATE' }, { timeout: 5000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'ROLE_ADMIN_UPDATE' });
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Ajouter' }));
+    const add = await screen.findByRole('dialog', { name: 'Ajouter' });
+    await userEvent.type(within(add).getByRole('combobox', { name: 'Ajouter un agent' }), 'personne');
+    expect(await within(add).findByText('Aucun résultat', {}, { timeout: 2500 })).toBeInTheDocument();
+    await userEvent.click(within(add).getByRole('button', { name: 'Annuler' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Ajouter' })).not.toBeInTheDocument());
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Retirer Loïc KERGUELEN' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Annuler' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'ROLE_ADMIN_UPDATE' })).not.toBeInTheDocument());
+    expect(api.callsTo('PUT', '/api/admin/role/update/6')).toHaveLength(0);
+  });
+
+  it('shows why the server refused a change, in the dialog', async () => {
+    const message = 'Impossible de retirer le dernier administrateur (ROLE_ADMIN) : ajoutez d’abord un autre agent actif.';
+    open({ 'PUT /api/admin/role/update/6': reply(400, { status: 'error', errors: [{ key: 'agents', error: message }], message }) });
+    await userEvent.click(await screen.findByRole('button', { name: 'Gérer les agents du rôle ROLE_ADMIN_UPDATE' }, { timeout: 5000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'ROLE_ADMIN_UPDATE' });
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Retirer Loïc KERGUELEN' }));
+    expect(within(dialog).getByText('Aucun agent')).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(message);
+    expect(screen.getByRole('dialog', { name: 'ROLE_ADMIN_UPDATE' })).toBeInTheDocument();
+  });
+
+  it('never offers to give ROLE_USER or ROLE_PRESTATAIRE to an agent', async () => {
+    const USER_ROLE = { id: 8, libelle: 'ROLE_USER' };
+    const api = open({
+      'GET /api/admin/role/get/list/by/filters': reply(200, { count: 2, roles: [ROLE, USER_ROLE] }),
+      'GET /api/admin/role/get/8': reply(200, { ...USER_ROLE, agents: [] }),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Gérer les agents du rôle ROLE_USER' }, { timeout: 5000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'ROLE_USER' });
+    expect(await within(dialog).findByText('Ce rôle est réservé aux utilisateurs externes : il ne peut pas être donné à un agent.')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Ajouter' })).toBeDisabled();
+    expect(within(dialog).getByRole('button', { name: 'Enregistrer' })).toBeDisabled();
+    expect(api.callsTo('PUT', '/api/admin/role/update/8')).toHaveLength(0);
   });
 });

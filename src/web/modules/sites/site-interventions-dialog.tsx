@@ -5,15 +5,11 @@ import { Modal } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { DataTable, type ListColumn } from '../../components/data-table';
 import { useListQuery } from '../../components/use-list-query';
-import { typeActionsQuery, type SiteInterventionRow } from './sites.api';
+import type { AdminInterventionRow } from '../../../shared/schemas/interventions';
+import { formatDateTime } from './site-date-input';
+import { typeActionsQuery } from './sites.api';
 
 type InterventionFilter = { date?: string; action?: string };
-
-function formatDateTime(iso: string) {
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
 
 export function SiteInterventionsDialog({ site, onClose }: { site: { id: number; code: string; nom: string | null } | null; onClose: () => void }) {
   return (
@@ -25,14 +21,14 @@ export function SiteInterventionsDialog({ site, onClose }: { site: { id: number;
 
 function InterventionsTable({ siteId }: { siteId: number }) {
   const actions = useQuery(typeActionsQuery());
-  const list = useListQuery<SiteInterventionRow, InterventionFilter>({
+  const list = useListQuery<AdminInterventionRow, InterventionFilter>({
     queryKey: ['interventions', 'list', 'site', siteId],
     url: 'admin/intervention/get/list/by/filters',
     listKey: 'interventions',
     defaultSort: { name: 'date', direction: 'desc' },
     extraParams: { id: siteId },
   });
-  const columns: ListColumn<SiteInterventionRow>[] = [
+  const columns: ListColumn<AdminInterventionRow>[] = [
     {
       accessor: 'date',
       title: 'Date',

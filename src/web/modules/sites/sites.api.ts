@@ -30,19 +30,6 @@ export interface ActiveUser {
   email: string;
 }
 
-/** A row of the site's interventions (GET /api/admin/intervention/get/list/by/filters?id=). */
-export interface SiteInterventionRow {
-  id: number;
-  date: string;
-  intervenant: string | null;
-  typeBac: string | null;
-  numeroBac: number | null;
-  typeAction: string;
-  idAction: number;
-  valeur: string | null;
-  observations: string | null;
-}
-
 const reference = <T>(key: string, url: string) =>
   queryOptions({ queryKey: ['reference', key] as const, queryFn: () => api.get(url).json<T>(), staleTime: 5 * 60_000 });
 

@@ -56,7 +56,8 @@ function open(extra: Parameters<typeof mockApi>[0] = {}, users: UserRow[] = [ACT
   return api;
 }
 
-const rowOf = async (email: string) => (await screen.findByText(email)).closest('tr') as HTMLElement;
+// The first render also loads the lazy screen and the session: slow on a busy machine.
+const rowOf = async (email: string) => (await screen.findByText(email, {}, { timeout: 5000 })).closest('tr') as HTMLElement;
 
 describe('users screen', () => {
   it('shows the columns of spec.md, French dates and the red cells', async () => {
@@ -109,6 +110,42 @@ describe('users screen', () => {
     expect(await screen.findByText('Utilisateur supprimé')).toBeInTheDocument();
     expect(api.callsTo('PUT', '/api/admin/user/delete/2')).toHaveLength(1);
     await waitFor(() => expect(api.callsTo('GET', '/api/admin/user/get/list/by/filters').length).toBeGreaterThan(loads));
+  });
+
+  it('activates and refuses from the row, then reloads the list with the filters still applied', async () => {
+    const VALIDATED = user({ id: 4, nom: 'KERVELLA', prenom: 'Camille', email: 'camille@exemple.fr', actif: false, emailValide: true, site: 'Aucun' });
+    const api = open(
+      {
+        'PUT /api/admin/user/active/4': reply(200, { status: 'success', message: 'Compte activé' }),
+        'PUT /api/admin/user/refuse/1': reply(200, { status: 'success', message: 'Compte désactivé' }),
+      },
+      [ACTIVE, VALIDATED],
+    );
+    const lists = () => api.callsTo('GET', '/api/admin/user/get/list/by/filters').map((c) => new URL(c.path, 'http://x').searchParams);
+    await rowOf('camille@exemple.fr');
+    await userEvent.click(screen.getByRole('button', { name: 'Filtrer la colonne Nom' }));
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Nom' }), 'kerv');
+    await waitFor(() => expect(lists().at(-1)?.get('filter[nom]')).toBe('kerv'), { timeout: 2500 });
+    const loads = lists().length;
+
+    await userEvent.click(within(await rowOf('camille@exemple.fr')).getByRole('button', { name: 'Activer Camille KERVELLA' }));
+    expect(await screen.findByText('Compte activé')).toBeInTheDocument();
+    expect(api.callsTo('PUT', '/api/admin/user/active/4')).toHaveLength(1);
+    await waitFor(() => expect(lists().length).toBe(loads + 1));
+    expect(lists().at(-1)?.get('filter[nom]')).toBe('kerv');
+
+    await userEvent.click(within(await rowOf('jeanne@exemple.fr')).getByRole('button', { name: 'Désactiver Jeanne MARTIN' }));
+    expect(await screen.findByText('Compte désactivé')).toBeInTheDocument();
+    expect(api.callsTo('PUT', '/api/admin/user/refuse/1')).toHaveLength(1);
+    await waitFor(() => expect(lists().length).toBe(loads + 2));
+    expect(lists().at(-1)?.get('filter[nom]')).toBe('kerv');
+  });
+
+  it('says Une erreur est survenue when an activation fails', async () => {
+    const VALIDATED = user({ id: 4, nom: 'KERVELLA', prenom: 'Camille', email: 'camille@exemple.fr', actif: false, emailValide: true });
+    open({ 'PUT /api/admin/user/active/4': reply(500, { status: 'error', message: 'Une erreur est survenue.' }) }, [VALIDATED]);
+    await userEvent.click(within(await rowOf('camille@exemple.fr')).getByRole('button', { name: 'Activer Camille KERVELLA' }));
+    expect(await screen.findByText('Une erreur est survenue')).toBeInTheDocument();
   });
 
   it("says 'Utilisateur introuvable.' when the user is already gone", async () => {
