@@ -366,6 +366,7 @@ describe.each(TEST_DRIVERS)('account API (%s)', (driver) => {
       const reused = await put(`/api/password/update/${token}`, { password: 'encore-autre', confirmPassword: 'encore-autre' });
       expect(reused.statusCode).toBe(404);
       expect(reused.json()).toEqual({ status: 'error', message: 'Compte introuvable' });
+      expect((await get(`/api/password/reset/${token}`)).statusCode).toBe(404);
       // The other link mailed before the change no longer works either.
       expect((await get(`/api/password/reset/${older}`)).statusCode).toBe(404);
       expect(await login(ctx.app, acc.login, 'nouveau-secret')).toMatch(/^compost_sid=/);
@@ -405,6 +406,14 @@ describe.each(TEST_DRIVERS)('account API (%s)', (driver) => {
       const ip = freshIp();
       for (let i = 0; i < 20; i++) expect((await put('/api/password', { mail: `x${i}@exemple.fr` }, ip)).statusCode).toBe(200);
       expect((await put('/api/password', { mail: 'y@exemple.fr' }, ip)).statusCode).toBe(429);
+    });
+
+    it('limits reset token checks from one client address', async () => {
+      const ip = freshIp();
+      for (let i = 0; i < 30; i++) expect((await get(`/api/password/reset/jeton-${i}`, ip)).statusCode).toBe(404);
+      const res = await get('/api/password/reset/jeton-suivant', ip);
+      expect(res.statusCode).toBe(429);
+      expect(res.json().message).toBe('Trop de tentatives. Veuillez réessayer dans quelques minutes.');
     });
 
     it('limits password updates on one token', async () => {
