@@ -8,8 +8,7 @@
 //     the sites and the outbox the save writes to), and all their static imports; target
 //     < 250 KB. What the shell loads after the first render without the form needing it (toast
 //     and modal hosts, account menu, service worker registration) is listed, not counted.
-//     Reads BENCH_DIST (default dist/); builds into a temporary directory when that folder has
-//     no manifest.
+//     Builds into a temporary directory, or reads the build named by BENCH_DIST.
 import 'fake-indexeddb/auto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -144,10 +143,15 @@ interface ManifestChunk {
 }
 
 async function distWithManifest(): Promise<{ dir: string; temporary: boolean }> {
-  const dir = path.resolve(process.env.BENCH_DIST ?? 'dist');
-  if (fs.existsSync(path.join(dir, '.vite', 'manifest.json'))) return { dir, temporary: false };
+  // A dist/ left by an earlier build may not match the sources: measure a fresh build unless
+  // BENCH_DIST names one on purpose.
+  if (process.env.BENCH_DIST) {
+    const dir = path.resolve(process.env.BENCH_DIST);
+    if (!fs.existsSync(path.join(dir, '.vite', 'manifest.json'))) throw new Error(`no Vite manifest in ${dir}`);
+    return { dir, temporary: false };
+  }
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'compost-bench-dist-'));
-  console.log(`      no manifest in ${dir}: building into ${out}`);
+  console.log(`      building the web app into ${out}`);
   const { build } = await import('vite');
   await build({ logLevel: 'warn', build: { outDir: out, emptyOutDir: true } });
   return { dir: out, temporary: true };

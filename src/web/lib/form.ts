@@ -11,6 +11,13 @@
 //   })}>
 //   <TextInput label="Nom" {...form.getInputProps('nom')} />
 //
+// A dialog's save goes through useSaveAction, which shows a failure the way spec.md section 8
+// says (banner, toast, errors under the fields) with the screen's own validation wording:
+//
+//   const save = useSaveAction({ invalid: 'Veuillez renseigner les champs obligatoires', setServerErrors: form.setServerErrors });
+//   const submit = form.onSubmit((payload) => save.run(async () => { await add(payload); onDone(); }), save.showInvalid);
+//   <ErrorBanner message={save.banner} /> ... <FormDialogFooter saving={save.saving} onCancel={onDone} />
+//
 // - Values are validated as typed, because the schemas are the server's: '' is a real string
 //   for `z.string().optional()` and null is meaningful for `.nullable()`. Fields listed in
 //   `blankAsMissing` send undefined instead of '' or null, so `z.coerce.number()` says
@@ -22,12 +29,17 @@
 //   by looking at which values are arrays, so a field really named `telephone2` stays intact.
 // - Errors the form has no field for are returned by setServerErrors so the screen can show
 //   them in its banner.
+import { useState } from 'react';
 import { useForm, type FormErrors, type UseFormInput, type UseFormReturnType } from '@mantine/form';
 import type { z } from 'zod';
 import frenchMessages from 'zod/v4/locales/fr.js';
 import type { FieldError } from '../../shared/errors';
+import { readFailure } from './api';
+import { notifyError } from './notify';
 
 export const REQUIRED_MESSAGE = 'Champ obligatoire';
+/** Toast of a failed save; its banner ends with a full stop (spec.md section 8). */
+export const GENERIC_ERROR = 'Une erreur est survenue';
 
 const french = frenchMessages().localeError;
 
@@ -128,4 +140,51 @@ export function useZodForm<S extends z.ZodType, Values extends Record<string, un
     return unmatched;
   };
   return Object.assign(form, { setServerErrors });
+}
+
+export interface SaveActionOptions {
+  /**
+   * The screen's validation wording (spec.md words it differently per screen): the banner when
+   * the form does not validate, and the toast and banner start of a 400 with per-field errors.
+   */
+  invalid: string;
+  /** false: the banner of such a 400 lists the errors alone, without `invalid` (roles dialog). */
+  invalidInBanner?: boolean;
+  /** true: a refusal other than a 500 (404, 409…) shows the server's message in the banner. */
+  serverMessage?: boolean;
+  /** Shows per-field errors and returns those no field could show; without it all go to the banner. */
+  setServerErrors?: (errors: readonly FieldError[]) => FieldError[];
+}
+
+/**
+ * Banner and saving state of a dialog's save. `run(save)` clears the banner, marks the dialog
+ * saving and shows a failure of `save`: nothing for a 401/403 (the API client already left for
+ * /logout); for a 400 with errors, the errors under their fields, `invalid` and the other
+ * errors in the banner, `invalid` as toast; otherwise 'Une erreur est survenue.' (or the
+ * server's message, see `serverMessage`) in the banner and 'Une erreur est survenue' as toast.
+ */
+export function useSaveAction({ invalid, invalidInBanner = true, serverMessage = false, setServerErrors }: SaveActionOptions) {
+  const [banner, setBanner] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const run = async (save: () => Promise<unknown>) => {
+    setBanner(null);
+    setSaving(true);
+    try {
+      await save();
+    } catch (e) {
+      const failure = await readFailure(e);
+      if (failure.status === 401 || failure.status === 403) return;
+      if (failure.status === 400 && failure.errors.length > 0) {
+        const unmatched = setServerErrors ? setServerErrors(failure.errors) : failure.errors;
+        setBanner([...(invalidInBanner ? [invalid] : []), ...unmatched.map((x) => x.error)].join(' : '));
+        notifyError(invalid);
+      } else {
+        setBanner(serverMessage && failure.message && failure.status !== 500 ? failure.message : `${GENERIC_ERROR}.`);
+        notifyError(GENERIC_ERROR);
+      }
+    } finally {
+      setSaving(false);
+    }
+  };
+  return { banner, saving, run, showInvalid: () => setBanner(invalid) };
 }

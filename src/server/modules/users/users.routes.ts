@@ -1,10 +1,8 @@
 // Routes of the external users domain (spec.md section 7 "Users and roles").
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../app.js';
-import { ForbiddenError, UnauthorizedError } from '../../errors.js';
-import { can, type Permission } from '../../../shared/permissions.js';
 import { successBodySchema } from '../../../shared/errors.js';
 import {
   USER_MESSAGES,
@@ -21,14 +19,6 @@ import {
 } from '../../../shared/schemas/users.js';
 import { NotFoundError } from '../../errors.js';
 import { createUsersService } from './users.service.js';
-
-/** preValidation: logged in and holding any of the permissions. */
-function guardAny(...permissions: Permission[]) {
-  return async (request: FastifyRequest) => {
-    if (!request.user) throw new UnauthorizedError();
-    if (!permissions.some((p) => can(request.user!.roles, p))) throw new ForbiddenError();
-  };
-}
 
 const siteParamsSchema = z.object({ id: z.coerce.number({ message: 'Identifiant invalide' }).int().positive({ message: 'Identifiant invalide' }) });
 
@@ -92,7 +82,7 @@ export default async function usersRoutes(fastify: FastifyInstance, deps: AppDep
 
   app.get(
     '/admin/user/get/by/site/:id',
-    { preValidation: guardAny('site.manage', 'user.manage'), schema: { params: siteParamsSchema, response: { 200: z.array(referentSchema) } } },
+    { preValidation: app.guard('site.manage', 'user.manage'), schema: { params: siteParamsSchema, response: { 200: z.array(referentSchema) } } },
     async (request) => {
       if (!(await repo.siteExists(request.params.id))) throw new NotFoundError('Site introuvable.');
       return repo.referentsOfSite(request.params.id);
@@ -101,7 +91,7 @@ export default async function usersRoutes(fastify: FastifyInstance, deps: AppDep
 
   app.get(
     '/admin/user/get/all/actif',
-    { preValidation: guardAny('site.manage', 'user.manage'), schema: { response: { 200: z.array(activeUserSchema) } } },
+    { preValidation: app.guard('site.manage', 'user.manage'), schema: { response: { 200: z.array(activeUserSchema) } } },
     () => repo.activeUsers(),
   );
 }

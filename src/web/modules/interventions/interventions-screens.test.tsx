@@ -354,6 +354,24 @@ describe('outbox page', () => {
     expect(await screen.findByText('Aucun résultat')).toBeInTheDocument();
   });
 
+  it('shows the last error of a refused entry and resends that entry alone', async () => {
+    const calls = api({ 'POST /api/admin/intervention/add': ADDED });
+    const db = await openOfflineDb();
+    await queueOne('failed');
+    await db.outbox.update('0b7c2a3e-1111-4222-8333-444455556666', { lastError: 'Une erreur est survenue', fieldErrors: [] });
+    open('/admin/envois');
+    const card = await screen.findByRole('listitem', { name: /QUA005/ });
+    expect(within(card).getByText('En échec')).toBeInTheDocument();
+    expect(within(card).getByText('Dernière erreur : Une erreur est survenue')).toBeInTheDocument();
+    // Nothing to correct field by field: no 'Corriger', but 'Renvoyer' and 'Supprimer'.
+    expect(within(card).queryByRole('button', { name: 'Corriger' })).not.toBeInTheDocument();
+    expect(calls.callsTo('POST', '/api/admin/intervention/add')).toHaveLength(0);
+    await userEvent.click(within(card).getByRole('button', { name: 'Renvoyer' }));
+    await waitFor(async () => expect(await outboxRows()).toHaveLength(0));
+    expect(calls.callsTo('POST', '/api/admin/intervention/add').map((c) => (c.body as InterventionSubmission).clientId)).toEqual(['0b7c2a3e-1111-4222-8333-444455556666']);
+    expect(await screen.findByText('Aucun résultat')).toBeInTheDocument();
+  });
+
   it('sends the waiting entries from the button', async () => {
     const calls = api({ 'POST /api/admin/intervention/add': ADDED });
     const db = await openOfflineDb();

@@ -2,13 +2,14 @@
 // remove button each, the 'Ajouter' row, and 'Annuler' / 'Enregistrer', which replaces the
 // role's agents (PUT /api/admin/role/update/{id}).
 import { useState } from 'react';
-import { ActionIcon, Alert, Avatar, Button, Center, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { ActionIcon, Alert, Avatar, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { IconPlus, IconX } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { EXTERNAL_ROLES } from '../../../shared/permissions';
 import { agentName, initials, ROLE_MESSAGES, type Agent, type RoleDetail, type RoleRow } from '../../../shared/schemas/roles';
-import { readFailure } from '../../lib/api';
-import { notifyError, notifySuccess } from '../../lib/notify';
+import { DialogLoader, ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
+import { useSaveAction } from '../../lib/form';
+import { notifySuccess } from '../../lib/notify';
 import { AddAgentDialog } from './add-agent-dialog';
 import { roleQuery, rolesKeys, updateRole } from './roles.api';
 
@@ -18,13 +19,9 @@ export function RoleDialog({ role, onClose }: { role: RoleRow | null; onClose: (
     <Modal closeButtonProps={{ 'aria-label': 'Fermer' }} opened={role !== null} onClose={onClose} title={role?.libelle} size="lg">
       {role &&
         (detail.isPending ? (
-          <Center py="xl">
-            <Loader aria-label="Chargement" />
-          </Center>
+          <DialogLoader />
         ) : detail.isError ? (
-          <Alert color="red" role="alert">
-            Une erreur est survenue : les agents de ce rôle n&apos;ont pas pu être chargés.
-          </Alert>
+          <ErrorBanner message="Une erreur est survenue : les agents de ce rôle n'ont pas pu être chargés." />
         ) : (
           <RoleAgentsForm key={detail.data.id} role={detail.data} onDone={onClose} />
         ))}
@@ -36,41 +33,22 @@ function RoleAgentsForm({ role, onDone }: { role: RoleDetail; onDone: () => void
   const queryClient = useQueryClient();
   const [agents, setAgents] = useState<Agent[]>(role.agents);
   const [adding, setAdding] = useState(false);
-  const [banner, setBanner] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  // The server's errors have no field here: the banner lists them alone.
+  const save = useSaveAction({ invalid: 'Veuillez renseigner les champs obligatoires', invalidInBanner: false, serverMessage: true });
   // ROLE_USER and ROLE_PRESTATAIRE follow from an external account's type: never an agent's.
   const external = (EXTERNAL_ROLES as readonly string[]).includes(role.libelle);
 
-  const save = async () => {
-    setBanner(null);
-    setSaving(true);
-    try {
+  const submit = () =>
+    save.run(async () => {
       const res = await updateRole(role.id, { agents: agents.map((a) => a.id) });
       notifySuccess(res.message ?? ROLE_MESSAGES.saved);
       await queryClient.invalidateQueries({ queryKey: rolesKeys.all });
       onDone();
-    } catch (e) {
-      const failure = await readFailure(e);
-      if (failure.status === 401 || failure.status === 403) return;
-      if (failure.status === 400 && failure.errors.length > 0) {
-        setBanner(failure.errors.map((x) => x.error).join(' : '));
-        notifyError('Veuillez renseigner les champs obligatoires');
-      } else {
-        setBanner(failure.message && failure.status !== 500 ? failure.message : 'Une erreur est survenue.');
-        notifyError('Une erreur est survenue');
-      }
-    } finally {
-      setSaving(false);
-    }
-  };
+    });
 
   return (
     <Stack gap="sm">
-      {banner && (
-        <Alert color="red" role="alert">
-          {banner}
-        </Alert>
-      )}
+      <ErrorBanner message={save.banner} />
       {external && <Alert color="blue">{ROLE_MESSAGES.externalRole}</Alert>}
       {agents.length === 0 ? (
         <Text size="sm" c="dimmed">
@@ -98,14 +76,7 @@ function RoleAgentsForm({ role, onDone }: { role: RoleDetail; onDone: () => void
           Ajouter
         </Button>
       </Group>
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onDone}>
-          Annuler
-        </Button>
-        <Button onClick={() => void save()} loading={saving} disabled={external}>
-          Enregistrer
-        </Button>
-      </Group>
+      <FormDialogFooter saving={save.saving} onCancel={onDone} onSave={() => void submit()} disabled={external} />
       <AddAgentDialog
         opened={adding}
         exclude={agents.map((a) => a.id)}

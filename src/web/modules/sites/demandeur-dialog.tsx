@@ -1,13 +1,12 @@
 // 'Détails demande': the requester of a site. Who asked and when is shown as recorded; the
 // function, phones, e-mail and planned period and year can be corrected.
-import { useState } from 'react';
-import { Alert, Button, Center, Group, Loader, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatTel } from '../../../shared/schemas/account';
 import { anneeRange, demandeurUpdateSchema, displayTel, FONCTIONS, PERIODES, type Demandeur } from '../../../shared/schemas/sites';
-import { useZodForm } from '../../lib/form';
+import { DialogLoader, ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
+import { useSaveAction, useZodForm } from '../../lib/form';
 import { notifySuccess } from '../../lib/notify';
-import { showSaveFailure, VALIDATION_MESSAGE } from './save-feedback';
 import { formatDate } from './site-date-input';
 import { demandeurQuery, sitesKeys, updateDemandeur } from './sites.api';
 
@@ -17,13 +16,9 @@ export function DemandeurDialog({ demandeurId, onClose }: { demandeurId: number 
     <Modal opened={demandeurId !== null} onClose={onClose} title="Détails demande" size="lg">
       {demandeurId !== null &&
         (demandeur.isPending ? (
-          <Center py="xl">
-            <Loader aria-label="Chargement" />
-          </Center>
+          <DialogLoader />
         ) : demandeur.isError ? (
-          <Alert color="red" role="alert">
-            Une erreur est survenue : la demande n&apos;a pas pu être chargée.
-          </Alert>
+          <ErrorBanner message="Une erreur est survenue : la demande n'a pas pu être chargée." />
         ) : (
           <DemandeurForm key={demandeur.data.id} demandeur={demandeur.data} onDone={onClose} />
         ))}
@@ -33,7 +28,6 @@ export function DemandeurDialog({ demandeurId, onClose }: { demandeurId: number 
 
 function DemandeurForm({ demandeur, onDone }: { demandeur: Demandeur; onDone: () => void }) {
   const queryClient = useQueryClient();
-  const [banner, setBanner] = useState<string | null>(null);
   const years = anneeRange();
   const yearOptions = Array.from({ length: years.max - years.min + 1 }, (_, i) => String(years.min + i));
   // A year recorded before the range moved on stays visible; saving then asks for one in range.
@@ -49,28 +43,21 @@ function DemandeurForm({ demandeur, onDone }: { demandeur: Demandeur; onDone: ()
       anneeImplantation: demandeur.anneeImplantation ? String(demandeur.anneeImplantation) : null,
     },
   });
+  const save = useSaveAction({ invalid: 'Veuillez renseigner les champs obligatoires', serverMessage: true, setServerErrors: form.setServerErrors });
   const submit = form.onSubmit(
-    async (payload) => {
-      setBanner(null);
-      try {
+    (payload) =>
+      save.run(async () => {
         await updateDemandeur(demandeur.id, payload);
         notifySuccess('Informations modifiées');
         await queryClient.invalidateQueries({ queryKey: sitesKeys.demandeur(demandeur.id) });
         onDone();
-      } catch (e) {
-        await showSaveFailure(e, { setServerErrors: form.setServerErrors, setBanner });
-      }
-    },
-    () => setBanner(VALIDATION_MESSAGE),
+      }),
+    save.showInvalid,
   );
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
-        {banner && (
-          <Alert color="red" role="alert">
-            {banner}
-          </Alert>
-        )}
+        <ErrorBanner message={save.banner} />
         <Text>
           {demandeur.civilite} {demandeur.nom} {demandeur.prenom}
         </Text>
@@ -112,14 +99,7 @@ function DemandeurForm({ demandeur, onDone }: { demandeur: Demandeur; onDone: ()
           <Select label="Période d'implantation" placeholder="Aucune" clearable data={[...PERIODES]} comboboxProps={{ withinPortal: false }} {...form.getInputProps('periodeImplantation')} />
           <Select label="Année d'implantation" placeholder="Aucune" clearable searchable data={yearOptions} comboboxProps={{ withinPortal: false }} {...form.getInputProps('anneeImplantation')} />
         </SimpleGrid>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            Annuler
-          </Button>
-          <Button type="submit" loading={form.submitting}>
-            Enregistrer
-          </Button>
-        </Group>
+        <FormDialogFooter saving={save.saving} onCancel={onDone} />
       </Stack>
     </form>
   );

@@ -2,14 +2,14 @@
 // a 'Désactiver' switch per cell, a nested dialog to edit one cell, and new cells to add.
 // Cells are never deleted: interventions point to them.
 import { useState } from 'react';
-import { ActionIcon, Alert, Button, Center, Divider, Group, Loader, Modal, NumberInput, Paper, Select, Stack, Switch, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Divider, Group, Modal, NumberInput, Paper, Select, Stack, Switch, Text, Title, Tooltip } from '@mantine/core';
 import { IconPencil } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { NUMERO_MAX, NUMERO_MIN, siteComposteursAddSchema, siteComposteurUpdateSchema, type SiteComposteur } from '../../../shared/schemas/sites';
-import { useZodForm } from '../../lib/form';
+import { DialogLoader, ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
+import { useSaveAction, useZodForm } from '../../lib/form';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { readFailure } from '../../lib/api';
-import { showSaveFailure } from './save-feedback';
 import { CellRows, cellLabel, newCellRow, nextFreeNumero, type CellRowValues } from './site-form-dialog';
 import { addCells, siteCellsQuery, sitesKeys, typeBacsQuery, typeComposteursQuery, updateCell } from './sites.api';
 
@@ -31,13 +31,9 @@ export function SiteComposteursDialog({ site, onClose }: { site: { id: number; c
       <Modal opened={site !== null} onClose={onClose} title={site ? `Composteurs du site ${site.nom ? `${site.nom} - ` : ''}${site.code}` : ''} size="xl">
         {site !== null &&
           (cells.isPending ? (
-            <Center py="xl">
-              <Loader aria-label="Chargement" />
-            </Center>
+            <DialogLoader />
           ) : cells.isError ? (
-            <Alert color="red" role="alert">
-              Une erreur est survenue : les composteurs n&apos;ont pas pu être chargés.
-            </Alert>
+            <ErrorBanner message="Une erreur est survenue : les composteurs n'ont pas pu être chargés." />
           ) : (
             <Stack gap="sm">
               <CellList cells={cells.data} onEdit={setEditing} />
@@ -107,22 +103,18 @@ function CellList({ cells, onEdit }: { cells: SiteComposteur[]; onEdit: (c: Site
 
 function AddCellsForm({ siteId, cells }: { siteId: number; cells: SiteComposteur[] }) {
   const queryClient = useQueryClient();
-  const [banner, setBanner] = useState<string | null>(null);
   const form = useZodForm(siteComposteursAddSchema, { initialValues: { composteurs: [] as CellRowValues[] } });
+  const save = useSaveAction({ invalid: CELLS_ADD_FAILED, serverMessage: true, setServerErrors: form.setServerErrors });
   const taken = cells.filter((c) => c.actif).map((c) => c.numero);
   const submit = form.onSubmit(
-    async (payload) => {
-      setBanner(null);
-      try {
+    (payload) =>
+      save.run(async () => {
         await addCells(siteId, payload);
         notifySuccess('Composteur(s) Site ajouté(s)');
         form.setValues({ composteurs: [] });
         await queryClient.invalidateQueries({ queryKey: sitesKeys.all });
-      } catch (e) {
-        await showSaveFailure(e, { setServerErrors: form.setServerErrors, setBanner, validationMessage: CELLS_ADD_FAILED });
-      }
-    },
-    () => setBanner(CELLS_ADD_FAILED),
+      }),
+    save.showInvalid,
   );
   return (
     <form onSubmit={submit} noValidate>
@@ -130,11 +122,7 @@ function AddCellsForm({ siteId, cells }: { siteId: number; cells: SiteComposteur
         <Title order={3} size="h5">
           Ajouter des composteurs
         </Title>
-        {banner && (
-          <Alert color="red" role="alert">
-            {banner}
-          </Alert>
-        )}
+        <ErrorBanner message={save.banner} />
         <CellRows
           rows={form.values.composteurs}
           pathPrefix="composteurs"
@@ -144,7 +132,7 @@ function AddCellsForm({ siteId, cells }: { siteId: number; cells: SiteComposteur
         />
         {form.values.composteurs.length > 0 && (
           <Group justify="flex-end">
-            <Button type="submit" loading={form.submitting}>
+            <Button type="submit" loading={save.saving}>
               Enregistrer les composteurs
             </Button>
           </Group>
@@ -166,32 +154,24 @@ function EditCellForm({ cell, onDone }: { cell: SiteComposteur; onDone: () => vo
   const queryClient = useQueryClient();
   const typeComposteurs = useQuery(typeComposteursQuery());
   const typeBacs = useQuery(typeBacsQuery());
-  const [banner, setBanner] = useState<string | null>(null);
   const form = useZodForm(siteComposteurUpdateSchema, {
     initialValues: { composteur: String(cell.composteur) as string | null, typeBac: String(cell.typeBac) as string | null, numero: cell.numero as number | string, actif: cell.actif },
   });
+  const save = useSaveAction({ invalid: CELL_UPDATE_FAILED, serverMessage: true, setServerErrors: form.setServerErrors });
   const submit = form.onSubmit(
-    async (payload) => {
-      setBanner(null);
-      try {
+    (payload) =>
+      save.run(async () => {
         await updateCell(cell.id, payload);
         notifySuccess('Composteur du site modifié');
         await queryClient.invalidateQueries({ queryKey: sitesKeys.all });
         onDone();
-      } catch (e) {
-        await showSaveFailure(e, { setServerErrors: form.setServerErrors, setBanner, validationMessage: CELL_UPDATE_FAILED });
-      }
-    },
-    () => setBanner(CELL_UPDATE_FAILED),
+      }),
+    save.showInvalid,
   );
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
-        {banner && (
-          <Alert color="red" role="alert">
-            {banner}
-          </Alert>
-        )}
+        <ErrorBanner message={save.banner} />
         <Select
           label="Composteur"
           withAsterisk
@@ -217,14 +197,7 @@ function EditCellForm({ cell, onDone }: { cell: SiteComposteur; onDone: () => vo
           onChange={(e) => form.setFieldValue('actif', !e.currentTarget.checked)}
           error={form.errors.actif}
         />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            Annuler
-          </Button>
-          <Button type="submit" loading={form.submitting}>
-            Enregistrer
-          </Button>
-        </Group>
+        <FormDialogFooter saving={save.saving} onCancel={onDone} />
       </Stack>
     </form>
   );

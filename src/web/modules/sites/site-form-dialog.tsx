@@ -2,8 +2,7 @@
 // and the convention, implantation and inauguration dates); status 2 swaps them for the
 // requester, the request date, the planned period and year and the observations. The edit
 // dialog has the status dropdown; a changed convention date is added to the history.
-import { useState } from 'react';
-import { ActionIcon, Alert, Autocomplete, Button, Center, Fieldset, Group, Loader, Modal, NumberInput, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { ActionIcon, Autocomplete, Button, Fieldset, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import type { GetInputPropsReturnType } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -23,9 +22,9 @@ import {
   siteUpdateSchema,
   type SiteDetail,
 } from '../../../shared/schemas/sites';
-import { useZodForm } from '../../lib/form';
+import { DialogLoader, ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
+import { useSaveAction, useZodForm } from '../../lib/form';
 import { notifySuccess } from '../../lib/notify';
-import { showSaveFailure, VALIDATION_MESSAGE } from './save-feedback';
 import { formatDate, SiteDateInput, toDateValue } from './site-date-input';
 import {
   addSite,
@@ -186,15 +185,6 @@ export function CellRows({
   );
 }
 
-function Banner({ message }: { message: string | null }) {
-  if (!message) return null;
-  return (
-    <Alert color="red" role="alert">
-      {message}
-    </Alert>
-  );
-}
-
 function AddressFields({ ville, inputProps }: { ville: string; inputProps: (path: string) => GetInputPropsReturnType }) {
   const rues = useQuery(ruesQuery(ville));
   return (
@@ -224,7 +214,6 @@ export function AddSiteDialog({ opened, onClose }: { opened: boolean; onClose: (
 function AddSiteForm({ onDone }: { onDone: () => void }) {
   const queryClient = useQueryClient();
   const refs = useReferenceOptions();
-  const [banner, setBanner] = useState<string | null>(null);
   const form = useZodForm(addFormSchema, {
     initialValues: {
       statut: String(SITE_STATUT.actif),
@@ -244,32 +233,29 @@ function AddSiteForm({ onDone }: { onDone: () => void }) {
       demandeur: emptyDemandeur(),
     } as SiteFormValues,
   });
+  const save = useSaveAction({ invalid: 'Veuillez renseigner les champs obligatoires', serverMessage: true, setServerErrors: form.setServerErrors });
   const isRequest = Number(form.values.statut) === SITE_STATUT.demande;
   const years = anneeRange();
   const yearOptions = Array.from({ length: years.max - years.min + 1 }, (_, i) => String(years.min + i));
 
   const submit = form.onSubmit(
-    async (payload) => {
-      setBanner(null);
-      try {
+    (payload) =>
+      save.run(async () => {
         await addSite(payload);
         notifySuccess('Site ajouté');
         await queryClient.invalidateQueries({ queryKey: sitesKeys.list });
         onDone();
-      } catch (e) {
-        await showSaveFailure(e, { setServerErrors: form.setServerErrors, setBanner });
-      }
-    },
-    () => setBanner(VALIDATION_MESSAGE),
+      }),
+    save.showInvalid,
   );
 
-  if (refs.loading) return <Loading />;
-  if (refs.failed) return <Banner message="Une erreur est survenue : les listes de référence n'ont pas pu être chargées." />;
+  if (refs.loading) return <DialogLoader />;
+  if (refs.failed) return <ErrorBanner message="Une erreur est survenue : les listes de référence n'ont pas pu être chargées." />;
 
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
-        <Banner message={banner} />
+        <ErrorBanner message={save.banner} />
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
           <Select label="Statut" withAsterisk data={refs.statutOptions} allowDeselect={false} {...form.getInputProps('statut')} />
           <Select label="Type de site" withAsterisk placeholder="Choisir un type" data={refs.typeSiteOptions} allowDeselect={false} {...form.getInputProps('type')} />
@@ -316,14 +302,7 @@ function AddSiteForm({ onDone }: { onDone: () => void }) {
             </SimpleGrid>
           </>
         )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            Annuler
-          </Button>
-          <Button type="submit" loading={form.submitting}>
-            Enregistrer
-          </Button>
-        </Group>
+        <FormDialogFooter saving={save.saving} onCancel={onDone} />
       </Stack>
     </form>
   );
@@ -395,23 +374,15 @@ function DemandeurSection({
   );
 }
 
-function Loading() {
-  return (
-    <Center py="xl">
-      <Loader aria-label="Chargement" />
-    </Center>
-  );
-}
-
 export function EditSiteDialog({ siteId, onClose }: { siteId: number | null; onClose: () => void }) {
   const site = useQuery({ ...siteQuery(siteId ?? 0), enabled: siteId !== null });
   return (
     <Modal opened={siteId !== null} onClose={onClose} title="Modifier Site" size="xl">
       {siteId !== null &&
         (site.isPending ? (
-          <Loading />
+          <DialogLoader />
         ) : site.isError ? (
-          <Banner message="Une erreur est survenue : le site n'a pas pu être chargé." />
+          <ErrorBanner message="Une erreur est survenue : le site n'a pas pu être chargé." />
         ) : (
           <EditSiteForm key={site.data.id} site={site.data} onDone={onClose} />
         ))}
@@ -422,7 +393,6 @@ export function EditSiteDialog({ siteId, onClose }: { siteId: number | null; onC
 function EditSiteForm({ site, onDone }: { site: SiteDetail; onDone: () => void }) {
   const queryClient = useQueryClient();
   const refs = useReferenceOptions();
-  const [banner, setBanner] = useState<string | null>(null);
   const form = useZodForm(siteUpdateSchema, {
     initialValues: {
       statut: String(site.idStatut),
@@ -438,27 +408,24 @@ function EditSiteForm({ site, onDone }: { site: SiteDetail; onDone: () => void }
       dateInauguration: toDateValue(site.dateInauguration),
     } as Record<string, unknown>,
   });
+  const save = useSaveAction({ invalid: 'Veuillez renseigner les champs obligatoires', serverMessage: true, setServerErrors: form.setServerErrors });
 
   const submit = form.onSubmit(
-    async (payload) => {
-      setBanner(null);
-      try {
+    (payload) =>
+      save.run(async () => {
         await updateSite(site.id, payload);
         notifySuccess('Site modifié');
         await queryClient.invalidateQueries({ queryKey: sitesKeys.all });
         onDone();
-      } catch (e) {
-        await showSaveFailure(e, { setServerErrors: form.setServerErrors, setBanner });
-      }
-    },
-    () => setBanner(VALIDATION_MESSAGE),
+      }),
+    save.showInvalid,
   );
 
-  if (refs.loading) return <Loading />;
+  if (refs.loading) return <DialogLoader />;
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
-        <Banner message={banner} />
+        <ErrorBanner message={save.banner} />
         <Text size="sm">
           Code : <strong>{site.code}</strong> · {site.ville} ({site.cp})
         </Text>
@@ -485,14 +452,7 @@ function EditSiteForm({ site, onDone }: { site: SiteDetail; onDone: () => void }
             Historique des conventions : {site.dateConventions.map(formatDate).join(', ')}
           </Text>
         )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            Annuler
-          </Button>
-          <Button type="submit" loading={form.submitting}>
-            Enregistrer
-          </Button>
-        </Group>
+        <FormDialogFooter saving={save.saving} onCancel={onDone} />
       </Stack>
     </form>
   );

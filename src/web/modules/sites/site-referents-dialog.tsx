@@ -1,11 +1,12 @@
 // Referents of a status 1 site: a multi-select of the active external users; saving
 // replaces the whole list (PUT /api/admin/site/update/user/{id}).
 import { useState } from 'react';
-import { Alert, Button, Center, Group, Loader, Modal, MultiSelect, Stack, Text } from '@mantine/core';
+import { Modal, MultiSelect, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SiteDetail } from '../../../shared/schemas/sites';
+import { DialogLoader, ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
+import { useSaveAction } from '../../lib/form';
 import { notifySuccess } from '../../lib/notify';
-import { showSaveFailure } from './save-feedback';
 import { activeUsersQuery, siteQuery, sitesKeys, updateReferents } from './sites.api';
 
 export function SiteReferentsDialog({ siteId, onClose }: { siteId: number | null; onClose: () => void }) {
@@ -16,13 +17,9 @@ export function SiteReferentsDialog({ siteId, onClose }: { siteId: number | null
     <Modal opened={siteId !== null} onClose={onClose} title="Référent(s) du site" size="lg">
       {siteId !== null &&
         (loading ? (
-          <Center py="xl">
-            <Loader aria-label="Chargement" />
-          </Center>
+          <DialogLoader />
         ) : site.isError || users.isError ? (
-          <Alert color="red" role="alert">
-            Une erreur est survenue : les référents n&apos;ont pas pu être chargés.
-          </Alert>
+          <ErrorBanner message="Une erreur est survenue : les référents n'ont pas pu être chargés." />
         ) : (
           <ReferentsForm key={site.data.id} site={site.data} users={users.data} onDone={onClose} />
         ))}
@@ -33,20 +30,25 @@ export function SiteReferentsDialog({ siteId, onClose }: { siteId: number | null
 function ReferentsForm({ site, users, onDone }: { site: SiteDetail; users: { id: number; nom: string; prenom: string | null; email: string }[]; onDone: () => void }) {
   const queryClient = useQueryClient();
   const [selected, setSelected] = useState<string[]>(site.referents.map((r) => String(r.id)));
-  const [banner, setBanner] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const save = useSaveAction({
+    invalid: 'Veuillez renseigner les champs obligatoires',
+    serverMessage: true,
+    setServerErrors: (errors) => {
+      const user = errors.find((x) => x.key === 'user');
+      setError(user?.error ?? null);
+      return errors.filter((x) => x.key !== 'user');
+    },
+  });
   // A current referent no longer active still shows, so removing them stays possible.
   const options = [
     ...users.map((u) => ({ value: String(u.id), label: `${u.nom} ${u.prenom ?? ''}`.trim() + ` (${u.email})` })),
     ...site.referents.filter((r) => !users.some((u) => u.id === r.id)).map((r) => ({ value: String(r.id), label: `${r.nom} ${r.prenom ?? ''}`.trim() })),
   ];
 
-  const save = async () => {
-    setBanner(null);
+  const submit = () => {
     setError(null);
-    setSaving(true);
-    try {
+    return save.run(async () => {
       await updateReferents(
         site.id,
         selected.map((s) => Number(s)),
@@ -54,27 +56,12 @@ function ReferentsForm({ site, users, onDone }: { site: SiteDetail; users: { id:
       notifySuccess('Référent(s) Site modifié(s)');
       await queryClient.invalidateQueries({ queryKey: sitesKeys.all });
       onDone();
-    } catch (e) {
-      await showSaveFailure(e, {
-        setBanner,
-        setServerErrors: (errors) => {
-          const user = errors.find((x) => x.key === 'user');
-          setError(user?.error ?? null);
-          return errors.filter((x) => x.key !== 'user');
-        },
-      });
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   return (
     <Stack gap="sm">
-      {banner && (
-        <Alert color="red" role="alert">
-          {banner}
-        </Alert>
-      )}
+      <ErrorBanner message={save.banner} />
       <Text size="sm">
         {site.nom ? `${site.nom} - ` : ''}
         {site.code}
@@ -92,14 +79,7 @@ function ReferentsForm({ site, users, onDone }: { site: SiteDetail; users: { id:
         error={error}
         comboboxProps={{ withinPortal: false }}
       />
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onDone}>
-          Annuler
-        </Button>
-        <Button onClick={() => void save()} loading={saving}>
-          Enregistrer
-        </Button>
-      </Group>
+      <FormDialogFooter saving={save.saving} onCancel={onDone} onSave={() => void submit()} />
     </Stack>
   );
 }

@@ -1,12 +1,11 @@
 // Dialog 'Site': the sites the user is referent of ('Aucun Site' when none) and a
 // multi-select of every site, saved with PUT /api/admin/user/update/site/{userId}.
-import { useState } from 'react';
-import { Alert, Button, Center, Group, List, Loader, Modal, MultiSelect, Stack, Text } from '@mantine/core';
+import { List, Modal, MultiSelect, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { siteLabel, userSitesUpdateSchema, USER_MESSAGES, type SiteOption, type UserRow } from '../../../shared/schemas/users';
-import { useZodForm } from '../../lib/form';
+import { DialogLoader, ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
+import { useSaveAction, useZodForm } from '../../lib/form';
 import { notifySuccess } from '../../lib/notify';
-import { showSaveFailure } from './save-failure';
 import { allSitesQuery, updateUserSites, usersKeys, userSitesQuery } from './users.api';
 
 export function UserSitesDialog({ user, onClose }: { user: UserRow | null; onClose: () => void }) {
@@ -16,13 +15,9 @@ export function UserSitesDialog({ user, onClose }: { user: UserRow | null; onClo
     <Modal closeButtonProps={{ 'aria-label': 'Fermer' }} opened={user !== null} onClose={onClose} title="Site" size="lg">
       {user &&
         (current.isPending || all.isPending ? (
-          <Center py="xl">
-            <Loader aria-label="Chargement" />
-          </Center>
+          <DialogLoader />
         ) : current.isError || all.isError ? (
-          <Alert color="red" role="alert">
-            Une erreur est survenue : les sites n&apos;ont pas pu être chargés.
-          </Alert>
+          <ErrorBanner message="Une erreur est survenue : les sites n'ont pas pu être chargés." />
         ) : (
           <UserSitesForm key={user.id} user={user} current={current.data} all={all.data} onDone={onClose} />
         ))}
@@ -32,36 +27,24 @@ export function UserSitesDialog({ user, onClose }: { user: UserRow | null; onClo
 
 function UserSitesForm({ user, current, all, onDone }: { user: UserRow; current: SiteOption[]; all: SiteOption[]; onDone: () => void }) {
   const queryClient = useQueryClient();
-  const [banner, setBanner] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
   const form = useZodForm(userSitesUpdateSchema, { initialValues: { site: current.map((s) => String(s.id)) } });
+  const save = useSaveAction({ invalid: 'Veuillez renseigner les champs obligatoires', serverMessage: true, setServerErrors: form.setServerErrors });
 
   const submit = form.onSubmit(
-    async (payload) => {
-      setBanner(null);
-      setSaving(true);
-      try {
+    (payload) =>
+      save.run(async () => {
         await updateUserSites(user.id, payload);
         notifySuccess(USER_MESSAGES.sitesUpdated);
         await queryClient.invalidateQueries({ queryKey: usersKeys.all });
         onDone();
-      } catch (e) {
-        await showSaveFailure(e, { setServerErrors: form.setServerErrors, setBanner });
-      } finally {
-        setSaving(false);
-      }
-    },
-    () => setBanner('Veuillez renseigner les champs obligatoires'),
+      }),
+    save.showInvalid,
   );
 
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
-        {banner && (
-          <Alert color="red" role="alert">
-            {banner}
-          </Alert>
-        )}
+        <ErrorBanner message={save.banner} />
         <Text size="sm" fw={500}>
           Sites de {[user.prenom, user.nom].filter(Boolean).join(' ')}
         </Text>
@@ -87,11 +70,7 @@ function UserSitesForm({ user, current, all, onDone }: { user: UserRow; current:
           comboboxProps={{ withinPortal: false }}
           {...form.getInputProps('site')}
         />
-        <Group justify="flex-end">
-          <Button type="submit" loading={saving}>
-            Enregistrer
-          </Button>
-        </Group>
+        <FormDialogFooter saving={save.saving} />
       </Stack>
     </form>
   );

@@ -1,12 +1,11 @@
 // Dialog 'Type d'utilisateur': a select of the user types, saved with
 // PUT /api/admin/user/update/typeUser/{id}.
-import { useState } from 'react';
-import { Alert, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
+import { Modal, Select, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { userTypeUpdateSchema, USER_MESSAGES, type UserRow } from '../../../shared/schemas/users';
-import { useZodForm } from '../../lib/form';
+import { ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
+import { useSaveAction, useZodForm } from '../../lib/form';
 import { notifySuccess } from '../../lib/notify';
-import { showSaveFailure } from './save-failure';
 import { updateUserType, usersKeys, userTypesQuery } from './users.api';
 
 export function UserTypeDialog({ user, onClose }: { user: UserRow | null; onClose: () => void }) {
@@ -20,39 +19,27 @@ export function UserTypeDialog({ user, onClose }: { user: UserRow | null; onClos
 function UserTypeForm({ user, onDone }: { user: UserRow; onDone: () => void }) {
   const queryClient = useQueryClient();
   const types = useQuery(userTypesQuery());
-  const [banner, setBanner] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
   const form = useZodForm(userTypeUpdateSchema, {
     initialValues: { type: user.idTypeUser === null ? null : String(user.idTypeUser) } as { type: string | null },
     blankAsMissing: ['type'],
   });
+  const save = useSaveAction({ invalid: 'Veuillez renseigner les champs obligatoires', serverMessage: true, setServerErrors: form.setServerErrors });
 
   const submit = form.onSubmit(
-    async (payload) => {
-      setBanner(null);
-      setSaving(true);
-      try {
+    (payload) =>
+      save.run(async () => {
         await updateUserType(user.id, payload);
         notifySuccess(USER_MESSAGES.typeUpdated);
         await queryClient.invalidateQueries({ queryKey: usersKeys.all });
         onDone();
-      } catch (e) {
-        await showSaveFailure(e, { setServerErrors: form.setServerErrors, setBanner });
-      } finally {
-        setSaving(false);
-      }
-    },
-    () => setBanner('Veuillez renseigner les champs obligatoires'),
+      }),
+    save.showInvalid,
   );
 
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
-        {banner && (
-          <Alert color="red" role="alert">
-            {banner}
-          </Alert>
-        )}
+        <ErrorBanner message={save.banner} />
         <Text size="sm">
           {[user.prenom, user.nom].filter(Boolean).join(' ')} ({user.email})
         </Text>
@@ -65,11 +52,7 @@ function UserTypeForm({ user, onDone }: { user: UserRow; onDone: () => void }) {
           comboboxProps={{ withinPortal: false }}
           {...form.getInputProps('type')}
         />
-        <Group justify="flex-end">
-          <Button type="submit" loading={saving}>
-            Enregistrer
-          </Button>
-        </Group>
+        <FormDialogFooter saving={save.saving} />
       </Stack>
     </form>
   );
