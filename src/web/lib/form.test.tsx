@@ -1,8 +1,10 @@
 import { act, renderHook } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { notifications } from '@mantine/notifications';
+import { HTTPError } from 'ky';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { signupSchema } from '../../shared/schemas/account';
-import { REQUIRED_MESSAGE, schemaInput, serverKeyToPath, useZodForm, validateWithSchema } from './form';
+import { REQUIRED_MESSAGE, schemaInput, serverKeyToPath, useSaveAction, useZodForm, validateWithSchema } from './form';
 
 const blockSchema = z.object({
   date: z.string().min(1, { message: 'Date obligatoire' }),
@@ -86,5 +88,76 @@ describe('useZodForm', () => {
     });
     expect(result.current.errors).toEqual({ 'values.0.observations': 'Observations obligatoires', telephone2: 'Téléphone invalide' });
     expect(unmatched).toEqual([{ key: 'site', error: 'Site inconnu' }]);
+  });
+});
+
+describe('useSaveAction', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  const refusal = (status: number, body: unknown) =>
+    new HTTPError(new Response(JSON.stringify(body), { status }), new Request('http://localhost/api/x'), {} as ConstructorParameters<typeof HTTPError>[2]);
+  const toasts = () => vi.mocked(notifications.show).mock.calls.map(([n]) => [n.message, n.color]);
+
+  async function runFailing(options: Parameters<typeof useSaveAction>[0], error: unknown) {
+    vi.spyOn(notifications, 'show').mockReturnValue('id');
+    const { result } = renderHook(() => useSaveAction(options));
+    await act(() =>
+      result.current.run(() => {
+        throw error;
+      }),
+    );
+    return result.current;
+  }
+
+  it('is saving while the save runs and clears the previous banner', async () => {
+    const { result } = renderHook(() => useSaveAction({ invalid: 'Veuillez vérifier votre saisie' }));
+    act(() => result.current.showInvalid());
+    expect(result.current.banner).toBe('Veuillez vérifier votre saisie');
+    let finish = () => {};
+    let running: Promise<void> = Promise.resolve();
+    act(() => {
+      running = result.current.run(() => new Promise<void>((resolve) => (finish = resolve)));
+    });
+    expect(result.current).toMatchObject({ saving: true, banner: null });
+    await act(async () => {
+      finish();
+      await running;
+    });
+    expect(result.current).toMatchObject({ saving: false, banner: null });
+  });
+
+  it('puts the per-field errors of a 400 under the fields, the others after the screen wording in the banner', async () => {
+    const setServerErrors = vi.fn(() => [{ key: 'site', error: 'Site inconnu' }]);
+    const errors = [
+      { key: 'numero', error: 'Numéro déjà utilisé' },
+      { key: 'site', error: 'Site inconnu' },
+    ];
+    const save = await runFailing({ invalid: 'Veuillezvérifier votre saisie', setServerErrors }, refusal(400, { status: 'error', errors, message: 'x' }));
+    expect(setServerErrors).toHaveBeenCalledWith(errors);
+    expect(save).toMatchObject({ banner: 'Veuillezvérifier votre saisie : Site inconnu', saving: false });
+    expect(toasts()).toEqual([['Veuillezvérifier votre saisie', 'red']]);
+  });
+
+  it('can list the errors of a 400 alone in the banner', async () => {
+    const save = await runFailing({ invalid: 'Veuillez renseigner les champs obligatoires', invalidInBanner: false }, refusal(400, { status: 'error', errors: [{ key: 'agents', error: 'Agent inconnu' }] }));
+    expect(save.banner).toBe('Agent inconnu');
+    expect(toasts()).toEqual([['Veuillez renseigner les champs obligatoires', 'red']]);
+  });
+
+  it("says 'Une erreur est survenue.' for a 500, a network failure or any refusal unless told to show the server's message", async () => {
+    const options = { invalid: 'Veuillez renseigner les champs obligatoires' };
+    expect((await runFailing(options, refusal(409, { status: 'error', message: 'Déjà utilisé' }))).banner).toBe('Une erreur est survenue.');
+    expect((await runFailing({ ...options, serverMessage: true }, refusal(409, { status: 'error', message: 'Déjà utilisé' }))).banner).toBe('Déjà utilisé');
+    expect((await runFailing({ ...options, serverMessage: true }, refusal(500, { status: 'error', message: 'Boom' }))).banner).toBe('Une erreur est survenue.');
+    expect((await runFailing({ ...options, serverMessage: true }, new TypeError('Failed to fetch'))).banner).toBe('Une erreur est survenue.');
+    expect(toasts()).toEqual(Array(4).fill(['Une erreur est survenue', 'red']));
+  });
+
+  it('shows nothing for a 401 or 403: the API client already left for /logout', async () => {
+    for (const status of [401, 403]) {
+      const save = await runFailing({ invalid: 'Veuillez renseigner les champs obligatoires' }, refusal(status, { status: 'error', message: 'Accès non authorisé.' }));
+      expect(save).toMatchObject({ banner: null, saving: false });
+    }
+    expect(toasts()).toEqual([]);
   });
 });
