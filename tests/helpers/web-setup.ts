@@ -1,6 +1,8 @@
 // jsdom lacks a few browser APIs Mantine relies on.
 import '@testing-library/jest-dom/vitest';
 import 'fake-indexeddb/auto';
+import { notifications } from '@mantine/notifications';
+import { afterEach } from 'vitest';
 
 if (!window.matchMedia) {
   window.matchMedia = (query: string) =>
@@ -22,3 +24,10 @@ class ResizeObserverStub {
 }
 (globalThis as unknown as { ResizeObserver: unknown }).ResizeObserver ??= ResizeObserverStub;
 Element.prototype.scrollIntoView ??= function scrollIntoView() {};
+
+// Toasts live in a module-level store that outlives each test's render: without this, the
+// toasts of earlier tests fill Mantine's five visible places and a later test's toast waits
+// in the queue, unseen.
+afterEach(() => {
+  notifications.clean();
+});
