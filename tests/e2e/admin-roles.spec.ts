@@ -1,6 +1,9 @@
-// Issue 3, roles administration: a role administrator gives a role to an agent found by the
-// server-side search, then takes it back; the last administrator cannot be removed.
-import { expect, test, type Page } from '@playwright/test';
+// Issue 3, roles administration: an administrator gives a role to an agent found by the
+// server-side search, then takes it back; an agent made role administrator manages roles
+// from their next request, and loses the screen as soon as the role is withdrawn; the last
+// administrator cannot be removed. The demo programme seeds two agents without a role
+// (rpenven, tlhostis; password demo-compost).
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { E2E_ADMIN } from '../helpers/e2e-env';
 
 async function loginAsAdmin(page: Page) {
@@ -16,7 +19,7 @@ async function myRoles(page: Page): Promise<string[]> {
   return ((await res.json()) as { user: { roles: string[] } }).user.roles;
 }
 
-test('a role administrator adds an agent to a role and removes them', async ({ page }) => {
+test('an administrator adds an agent to a role and removes them', async ({ page }) => {
   await loginAsAdmin(page);
   await page.goto('/admin/role');
   await expect(page.getByRole('heading', { name: 'Roles' })).toBeVisible();
@@ -71,4 +74,72 @@ test('the last administrator cannot be removed from ROLE_ADMIN', async ({ page }
   await roleDialog.getByRole('button', { name: 'Annuler' }).click();
   await expect(roleDialog).toBeHidden();
   expect(await myRoles(page)).toContain('ROLE_ADMIN');
+});
+
+async function openRole(page: Page, role: string): Promise<Locator> {
+  await page.getByRole('button', { name: `Gérer les agents du rôle ${role}`, exact: true }).click();
+  return page.getByRole('dialog', { name: role, exact: true });
+}
+
+async function addAgent(page: Page, roleDialog: Locator, search: string, name: string) {
+  await roleDialog.getByRole('button', { name: 'Ajouter' }).click();
+  const addDialog = page.getByRole('dialog', { name: 'Ajouter', exact: true });
+  await addDialog.getByRole('combobox', { name: 'Ajouter un agent' }).fill(search);
+  await addDialog.getByRole('option', { name }).click();
+  await addDialog.getByRole('button', { name: 'Ajouter' }).click();
+  await expect(addDialog).toBeHidden();
+  await expect(roleDialog.getByText(name)).toBeVisible();
+}
+
+test('an agent made role administrator manages roles at their next request, until the role is withdrawn', async ({ page, browser }) => {
+  await loginAsAdmin(page);
+  await page.goto('/admin/role');
+  let roleDialog = await openRole(page, 'ROLE_ADMIN_ROLE');
+  await addAgent(page, roleDialog, 'penven', 'Rozenn PENVEN');
+  await roleDialog.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(page.getByText('Enregistrement effectué')).toBeVisible();
+
+  // The agent logs in on another browser: /admin leads to the roles screen, the drawer has
+  // only what the role allows.
+  const agentContext = await browser.newContext();
+  const agent = await agentContext.newPage();
+  try {
+    await agent.goto('/login');
+    await agent.getByLabel('Identifiant ou adresse mail').fill('rpenven');
+    await agent.getByLabel('Mot de passe').fill('demo-compost');
+    await agent.getByRole('button', { name: 'Connexion' }).click();
+    await expect(agent).toHaveURL(/\/admin\/role$/);
+    const drawer = agent.getByRole('navigation', { name: 'Menu principal' });
+    await expect(drawer.getByRole('link', { name: 'Roles' })).toBeVisible();
+    await expect(drawer.getByRole('link', { name: 'Sites' })).toHaveCount(0);
+    await expect(drawer.getByRole('link', { name: 'Utilisateurs' })).toHaveCount(0);
+
+    // She gives ROLE_ADMIN_UPDATE to a colleague, then takes it back.
+    roleDialog = await openRole(agent, 'ROLE_ADMIN_UPDATE');
+    await addAgent(agent, roleDialog, "l'hostis", "Tanguy L'HOSTIS");
+    await roleDialog.getByRole('button', { name: 'Enregistrer' }).click();
+    await expect(agent.getByText('Enregistrement effectué')).toBeVisible();
+    await expect(roleDialog).toBeHidden();
+    roleDialog = await openRole(agent, 'ROLE_ADMIN_UPDATE');
+    await roleDialog.getByRole('button', { name: "Retirer Tanguy L'HOSTIS" }).click();
+    await expect(roleDialog.getByText('Aucun agent')).toBeVisible();
+    await roleDialog.getByRole('button', { name: 'Enregistrer' }).click();
+    await expect(roleDialog).toBeHidden();
+    roleDialog = await openRole(agent, 'ROLE_ADMIN_UPDATE');
+    await expect(roleDialog.getByText('Aucun agent')).toBeVisible();
+    await roleDialog.getByRole('button', { name: 'Annuler' }).click();
+
+    // The administrator withdraws her role: her very next call is refused and she is logged out.
+    await page.reload();
+    roleDialog = await openRole(page, 'ROLE_ADMIN_ROLE');
+    await roleDialog.getByRole('button', { name: 'Retirer Rozenn PENVEN' }).click();
+    await roleDialog.getByRole('button', { name: 'Enregistrer' }).click();
+    await expect(roleDialog).toBeHidden();
+    await agent.getByRole('button', { name: 'Filtrer la colonne Role' }).click();
+    await agent.getByRole('textbox', { name: 'Role' }).fill('site');
+    await expect(agent).toHaveURL(/\/login$/, { timeout: 15_000 });
+    await expect(agent.getByRole('alert')).toHaveText('Accès non authorisé.');
+  } finally {
+    await agentContext.close();
+  }
 });

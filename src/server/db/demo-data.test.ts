@@ -25,6 +25,8 @@ describe.each(TEST_DRIVERS)('demo data (%s)', (driver) => {
     expect(await count('demande_intervention')).toBeGreaterThan(0);
     const provider = await h.db.selectFrom('account_role').where('role_id', '=', 9).select('account_id').execute();
     expect(provider).toHaveLength(1);
+    const agents = await h.db.selectFrom('account').where('kind', '=', 'agent').where('identifiant', 'in', ['rpenven', 'tlhostis']).select('id').execute();
+    expect(agents).toHaveLength(2);
     const future = await h.db.selectFrom('intervention').where('date', '>', new Date(Date.now() + 60_000)).select('id').execute();
     expect(future).toHaveLength(0);
     // Every transfer goes to a maturation cell of the same site.

@@ -1,5 +1,6 @@
 // DEMO_DATA=1: a realistic demo programme so every screen has something to show —
-// sites across the territory's cities with their cells, referents, a provider, and a
+// sites across the territory's cities with their cells, referents, a provider, two internal
+// agents without a role, and a
 // year of interventions (with the requests they raise). Runs once: skipped when any
 // site exists. Deterministic (seeded random) so screenshots and tests are repeatable.
 import { sql } from 'kysely';
@@ -24,6 +25,11 @@ const REFERENTS: [string, string][] = [
   ['LE GALL', 'Anne'], ['KERBRAT', 'Yann'], ['MORVAN', 'Sophie'], ['LE BRIS', 'Pierre'], ['GUÉGUEN', 'Maëlle'],
   ['TANGUY', 'Erwan'], ['QUÉRÉ', 'Nolwenn'], ['CARIOU', 'Loïc'],
 ];
+
+export const DEMO_AGENTS = [
+  { identifiant: 'rpenven', nom: 'PENVEN', prenom: 'Rozenn' },
+  { identifiant: 'tlhostis', nom: "L'HOSTIS", prenom: 'Tanguy' },
+] as const;
 
 export async function seedDemoData(db: Db): Promise<{ created: boolean; sites?: number; interventions?: number }> {
   const any = await db.selectFrom('site').select('id').limit(1).executeTakeFirst();
@@ -55,6 +61,14 @@ export async function seedDemoData(db: Db): Promise<{ created: boolean; sites?: 
       .returning('id')
       .executeTakeFirstOrThrow();
     await trx.insertInto('account_role').values({ account_id: provider.id, role_id: 9 }).execute();
+
+    // Internal agents without a role yet: the roles screen has someone to give roles to.
+    for (const agent of DEMO_AGENTS) {
+      await trx
+        .insertInto('account')
+        .values({ kind: 'agent', identifiant: agent.identifiant, email: `${agent.identifiant}@demo.compost.fr`, password_hash: hash, nom: agent.nom, prenom: agent.prenom, email_valide: true, actif: true })
+        .execute();
+    }
 
     // Sites: 30 active ones with 3 to 5 cells, and 4 requests (status 2).
     const now = new Date();
