@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CSV_BOM, csvChunks, formatCsvCell, formatParisDate, type CsvColumn } from './csv.js';
+import { CSV_BOM, csvChunks, formatCsvCell, type CsvColumn } from './csv.js';
+import { formatParisDateTime } from '../shared/dates.js';
 
 async function collect(gen: AsyncIterable<string>) {
   let out = '';
@@ -41,7 +42,7 @@ describe('CSV cells', () => {
     // 23:30 UTC on 31 December is already 1 January in Paris (UTC+1).
     expect(formatCsvCell(new Date('2023-12-31T23:30:00Z'))).toBe('01/01/2024');
     // 22:30 UTC on 30 June is 00:30 on 1 July in Paris (UTC+2).
-    expect(formatParisDate(new Date('2024-06-30T22:30:00Z'), 'datetime')).toBe('01/07/2024 00:30');
+    expect(formatParisDateTime(new Date('2024-06-30T22:30:00Z'))).toBe('01/07/2024 00:30');
     expect(formatCsvCell(new Date('2024-03-05T12:00:00Z'), 'datetime')).toBe('05/03/2024 13:00');
   });
 });

@@ -5,6 +5,7 @@
 // and leave as they come, so an export of any size holds one batch in memory.
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
+import { formatParisDate, formatParisDateTime } from '../shared/dates.js';
 
 export type CsvValue = string | number | boolean | Date | null | undefined;
 
@@ -19,23 +20,6 @@ export const CSV_BOM = '\uFEFF';
 export const CSV_SEPARATOR = ';';
 const EOL = '\r\n';
 
-const dateParts = new Intl.DateTimeFormat('fr-FR', {
-  timeZone: 'Europe/Paris',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-
-/** dd/MM/yyyy or dd/MM/yyyy HH:mm in Europe/Paris, whatever the server's time zone. */
-export function formatParisDate(d: Date, format: 'date' | 'datetime' = 'date'): string {
-  const p = Object.fromEntries(dateParts.formatToParts(d).map((x) => [x.type, x.value]));
-  const day = `${p.day}/${p.month}/${p.year}`;
-  return format === 'date' ? day : `${day} ${p.hour}:${p.minute}`;
-}
-
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[;"\r\n]/;
 
@@ -43,7 +27,7 @@ const NEEDS_QUOTES = /[;"\r\n]/;
 export function formatCsvCell(value: CsvValue, format: 'date' | 'datetime' = 'date'): string {
   let text: string;
   if (value === null || value === undefined) return '';
-  if (value instanceof Date) text = Number.isNaN(value.getTime()) ? '' : formatParisDate(value, format);
+  if (value instanceof Date) text = Number.isNaN(value.getTime()) ? '' : (format === 'date' ? formatParisDate(value) : formatParisDateTime(value));
   else if (typeof value === 'boolean') text = value ? 'Oui' : 'Non';
   // A number is data, never a formula: -5 stays a negative number, with a French decimal comma.
   else if (typeof value === 'number') text = Number.isFinite(value) ? String(value).replace('.', ',') : '';

@@ -6,7 +6,7 @@ import type { Db } from '../../db/client.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { FieldError } from '../../../shared/errors.js';
 import { SITE_MESSAGES, SITE_STATUT, toStoredDate, type SiteAdd, type SiteUpdate } from '../../../shared/schemas/sites.js';
-import { formatParisDate } from '../../csv.js';
+import { formatParisDate } from '../../../shared/dates.js';
 import { createSitesRepository, type CellInput, type SitesRepository } from './sites.repository.js';
 
 function inTransaction<T>(db: Db, fn: (repo: SitesRepository) => Promise<T>): Promise<T> {

@@ -16,20 +16,3 @@ export function cellLabel(cell: { numero: number; libelleTypeBac: string }): str
   return `Cellule n°${cell.numero} - ${cell.libelleTypeBac}`;
 }
 
-const PARIS = new Intl.DateTimeFormat('fr-FR', {
-  timeZone: 'Europe/Paris',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-
-/** 'dd/MM/yyyy HH:mm' in Europe/Paris (reference-data.md: the server stores UTC, the UI shows Paris time). */
-export function formatDateTime(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '';
-  const parts = Object.fromEntries(PARIS.formatToParts(date).map((p) => [p.type, p.value]));
-  return `${parts.day}/${parts.month}/${parts.year} ${parts.hour}:${parts.minute}`;
-}

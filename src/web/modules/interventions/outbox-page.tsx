@@ -20,7 +20,8 @@ import type { OutboxState } from '../../offline/db';
 import { constantesQuery } from './interventions.api';
 import { OfflineBanner } from './offline-banner';
 import { logInAgain } from './outbox-indicator';
-import { cellLabel, formatDateTime } from './interventions-paths';
+import { cellLabel } from './interventions-paths';
+import { formatParisDateTime } from '../../../shared/dates';
 
 const STATE_LABELS: Record<OutboxState, { label: string; color: string }> = {
   pending: { label: 'En attente', color: 'yellow' },
@@ -147,12 +148,12 @@ export function OutboxPage() {
             const own = entry.ownerId === userId;
             const site = sites.get(entry.payload.site);
             return (
-              <Card key={entry.clientId} withBorder component="li" padding="md" aria-label={`${entry.siteLabel}, ${formatDateTime(entry.payload.date)}`}>
+              <Card key={entry.clientId} withBorder component="li" padding="md" aria-label={`${entry.siteLabel}, ${formatParisDateTime(entry.payload.date)}`}>
                 <Stack gap={6}>
                   <Group justify="space-between" wrap="nowrap" align="flex-start">
                     <div>
                       <Text fw={600}>{entry.siteLabel}</Text>
-                      <Text size="sm">Intervention du {formatDateTime(entry.payload.date)}</Text>
+                      <Text size="sm">Intervention du {formatParisDateTime(entry.payload.date)}</Text>
                     </div>
                     <Badge color={state.color}>{state.label}</Badge>
                   </Group>

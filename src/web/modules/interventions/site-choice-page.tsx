@@ -10,7 +10,8 @@ import { useSessionStore } from '../../app/session-store';
 import type { ActiveSite } from '../../../shared/schemas/site-choice';
 import { useOfflineSyncedAt, useOutboxCounts } from '../../offline/hooks';
 import { OfflineBanner } from './offline-banner';
-import { formatDateTime, OUTBOX_PATH, siteLabel, siteSheetPath } from './interventions-paths';
+import { OUTBOX_PATH, siteLabel, siteSheetPath } from './interventions-paths';
+import { formatParisDateTime } from '../../../shared/dates';
 
 /** Select data grouped by city, cities and labels in French alphabetical order. */
 export function groupSitesByVille(sites: readonly ActiveSite[]): ComboboxItemGroup<ComboboxItem>[] {
@@ -82,7 +83,7 @@ export function SiteChoicePage() {
             />
             {syncedAt !== null && (
               <Text size="sm" c="dimmed">
-                Vos sites sont disponibles hors ligne (mis à jour le {formatDateTime(new Date(syncedAt).toISOString())}).
+                Vos sites sont disponibles hors ligne (mis à jour le {formatParisDateTime(new Date(syncedAt).toISOString())}).
               </Text>
             )}
           </Stack>

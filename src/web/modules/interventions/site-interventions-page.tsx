@@ -11,7 +11,7 @@ import { DataTable, type ListColumn } from '../../components/data-table';
 import { useListQuery } from '../../components/use-list-query';
 import type { SiteInterventionRow } from '../../../shared/schemas/interventions';
 import { interventionsKeys, PUBLIC_LIST_URL, typeBacsQuery } from './interventions.api';
-import { formatDateTime } from './interventions-paths';
+import { formatParisDateTime } from '../../../shared/dates';
 
 export const CONTACT_BANNER = 'Vous avez une question ? Vous souhaiter vous investir dans le compostage collectif ? Vous pouvez joindre le Maitre composteur au : ';
 
@@ -40,7 +40,7 @@ export function SiteInterventionsPage() {
         accessor: 'date',
         title: 'Date',
         sortable: true,
-        render: (row) => formatDateTime(row.date),
+        render: (row) => formatParisDateTime(row.date),
         filterBy: { type: 'text', name: 'date', placeholder: 'jj/mm/aaaa' },
       },
       {

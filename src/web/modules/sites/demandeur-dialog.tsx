@@ -7,7 +7,7 @@ import { anneeRange, demandeurUpdateSchema, displayTel, FONCTIONS, PERIODES, typ
 import { DialogLoader, ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
 import { useSaveAction, useZodForm } from '../../lib/form';
 import { notifySuccess } from '../../lib/notify';
-import { formatDate } from './site-date-input';
+import { formatParisDate } from '../../../shared/dates';
 import { demandeurQuery, sitesKeys, updateDemandeur } from './sites.api';
 
 export function DemandeurDialog({ demandeurId, onClose }: { demandeurId: number | null; onClose: () => void }) {
@@ -62,7 +62,7 @@ function DemandeurForm({ demandeur, onDone }: { demandeur: Demandeur; onDone: ()
           {demandeur.civilite} {demandeur.nom} {demandeur.prenom}
         </Text>
         <Text size="sm" c="dimmed">
-          {demandeur.date ? `Demande du ${formatDate(demandeur.date)}` : 'Date de la demande non renseignée'}
+          {demandeur.date ? `Demande du ${formatParisDate(demandeur.date)}` : 'Date de la demande non renseignée'}
           {' · '}Téléphone actuel : {displayTel(demandeur.telephone)}
         </Text>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">

@@ -25,7 +25,8 @@ import {
 import { DialogLoader, ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
 import { useSaveAction, useZodForm } from '../../lib/form';
 import { notifySuccess } from '../../lib/notify';
-import { formatDate, SiteDateInput, toDateValue } from './site-date-input';
+import { SiteDateInput } from './site-date-input';
+import { formatParisDate, parisDayValue } from '../../../shared/dates';
 import {
   addSite,
   ruesQuery,
@@ -403,9 +404,9 @@ function EditSiteForm({ site, onDone }: { site: SiteDetail; onDone: () => void }
       type: String(site.idType),
       cadena: site.cadena ?? '',
       observations: site.observations ?? '',
-      dateConvention: toDateValue(site.dateConvention),
-      dateImplantation: toDateValue(site.dateImplantation),
-      dateInauguration: toDateValue(site.dateInauguration),
+      dateConvention: parisDayValue(site.dateConvention),
+      dateImplantation: parisDayValue(site.dateImplantation),
+      dateInauguration: parisDayValue(site.dateInauguration),
     } as Record<string, unknown>,
   });
   const save = useSaveAction({ invalid: 'Veuillez renseigner les champs obligatoires', serverMessage: true, setServerErrors: form.setServerErrors });
@@ -449,7 +450,7 @@ function EditSiteForm({ site, onDone }: { site: SiteDetail; onDone: () => void }
         </SimpleGrid>
         {site.dateConventions.length > 0 && (
           <Text size="sm" c="dimmed">
-            Historique des conventions : {site.dateConventions.map(formatDate).join(', ')}
+            Historique des conventions : {site.dateConventions.map(formatParisDate).join(', ')}
           </Text>
         )}
         <FormDialogFooter saving={save.saving} onCancel={onDone} />

@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { DataTable, type ListColumn } from '../../components/data-table';
 import { useListQuery } from '../../components/use-list-query';
 import type { AdminInterventionRow } from '../../../shared/schemas/interventions';
-import { formatDateTime } from './site-date-input';
+import { formatParisDateTime } from '../../../shared/dates';
 import { typeActionsQuery } from './sites.api';
 
 type InterventionFilter = { date?: string; action?: string };
@@ -33,7 +33,7 @@ function InterventionsTable({ siteId }: { siteId: number }) {
       accessor: 'date',
       title: 'Date',
       sortable: true,
-      render: (r) => formatDateTime(r.date),
+      render: (r) => formatParisDateTime(r.date),
       filterBy: { type: 'text', name: 'date', placeholder: 'jj/mm/aaaa' },
     },
     { accessor: 'intervenant', title: 'Intervenant' },

@@ -11,7 +11,7 @@ import { readFailure } from '../../lib/api';
 import { notifyError } from '../../lib/notify';
 import { DemandeurDialog } from './demandeur-dialog';
 import { SiteComposteursDialog } from './site-composteurs-dialog';
-import { formatDate } from './site-date-input';
+import { formatParisDate } from '../../../shared/dates';
 import { AddSiteDialog, EditSiteDialog } from './site-form-dialog';
 import { SiteInterventionsDialog } from './site-interventions-dialog';
 import { SiteReferentsDialog } from './site-referents-dialog';
@@ -152,9 +152,9 @@ export function SitesPage() {
         </Badge>
       ),
     },
-    { accessor: 'dateConvention', title: 'Date Convention', sortable: true, render: (s) => formatDate(s.dateConvention) },
-    { accessor: 'dateImplantation', title: 'Date Implantation', sortable: true, render: (s) => formatDate(s.dateImplantation) },
-    { accessor: 'dateInauguration', title: 'Date inauguration', sortable: true, render: (s) => formatDate(s.dateInauguration) },
+    { accessor: 'dateConvention', title: 'Date Convention', sortable: true, render: (s) => formatParisDate(s.dateConvention) },
+    { accessor: 'dateImplantation', title: 'Date Implantation', sortable: true, render: (s) => formatParisDate(s.dateImplantation) },
+    { accessor: 'dateInauguration', title: 'Date inauguration', sortable: true, render: (s) => formatParisDate(s.dateInauguration) },
   ];
 
   return (

@@ -6,7 +6,6 @@ import { ActionIcon, Button, Group, Text, Tooltip, VisuallyHidden } from '@manti
 import { modals } from '@mantine/modals';
 import { IconTrash, IconUserEdit } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import dayjs from 'dayjs';
 import { can } from '../../../shared/permissions';
 import { NO_SITE, TYPE_PRESTATAIRE, USER_MESSAGES, type UserRow } from '../../../shared/schemas/users';
 import { PageMessage } from '../../components/page-message';
@@ -18,6 +17,7 @@ import { useSessionStore } from '../../app/session-store';
 import { UserSitesDialog } from './user-sites-dialog';
 import { UserTypeDialog } from './user-type-dialog';
 import { activateUser, deleteUser, refuseUser, USERS_LIST_URL, usersKeys } from './users.api';
+import { formatParisDate } from '../../../shared/dates';
 
 type UserFilter = { date?: string; organisme?: string; nom?: string; prenom?: string; email?: string; tel?: string; type?: string };
 
@@ -102,7 +102,7 @@ function UsersTable() {
       accessor: 'date',
       title: 'Date inscription',
       sortable: true,
-      render: (u) => dayjs(u.date).format('DD/MM/YYYY'),
+      render: (u) => formatParisDate(u.date),
       filterBy: { type: 'text', name: 'date', placeholder: 'jj/mm/aaaa' },
     },
     { accessor: 'organisme', title: 'Organisme', sortable: true, filterBy: { type: 'text', name: 'organisme' } },
