@@ -5,33 +5,13 @@ import qs from 'qs';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import helmet from '@fastify/helmet';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Db } from './db/client.js';
-import type { Mailer } from './mailer.js';
-import type { Config } from './config.js';
+import type { AppDeps } from './deps.js';
 import errorsPlugin from './plugins/errors.js';
 import authPlugin from './plugins/auth.js';
 import webPlugin from './plugins/web.js';
-import referenceRoutes from './modules/reference/reference.routes.js';
-import accountRoutes from './modules/account/account.routes.js';
-import sessionRoutes from './modules/account/session.routes.js';
-import usersRoutes from './modules/users/users.routes.js';
-import rolesRoutes from './modules/roles/roles.routes.js';
-import compostersRoutes from './modules/composters/composters.routes.js';
-import siteTypesRoutes from './modules/site-types/site-types.routes.js';
-import sitesRoutes from './modules/sites/sites.routes.js';
-import siteChoiceRoutes from './modules/sites/site-choice.routes.js';
-import interventionsRoutes from './modules/interventions/interventions.routes.js';
+import apiRoutes from './routes.js';
 
-export type AppConfig = Pick<Config, 'APP_NAME' | 'APP_CONTACT' | 'publicUrl' | 'secureCookies' | 'TERRITORY'> & {
-  /** Directory of the built web app; absent: API only. */
-  webDir?: string;
-};
-
-export interface AppDeps {
-  db: Db;
-  mailer: Mailer;
-  config: AppConfig;
-}
+export type { AppConfig, AppDeps } from './deps.js';
 
 export type App = FastifyInstance;
 
@@ -69,21 +49,7 @@ export async function createApp(deps: AppDeps, fastifyOptions: FastifyServerOpti
   await app.register(errorsPlugin, { spaIndex: deps.config.webDir ? path.join(deps.config.webDir, 'index.html') : undefined });
   await app.register(authPlugin, { db: deps.db, secureCookies: deps.config.secureCookies, publicUrl: deps.config.publicUrl });
 
-  await app.register(
-    async (api) => {
-      await api.register(referenceRoutes, deps);
-      await api.register(sessionRoutes, deps);
-      await api.register(accountRoutes, deps);
-      await api.register(usersRoutes, deps);
-      await api.register(rolesRoutes, deps);
-      await api.register(compostersRoutes, deps);
-      await api.register(siteTypesRoutes, deps);
-      await api.register(siteChoiceRoutes, deps);
-      await api.register(sitesRoutes, deps);
-      await api.register(interventionsRoutes, deps);
-    },
-    { prefix: '/api' },
-  );
+  await app.register(apiRoutes, { prefix: '/api', ...deps });
 
   // GET /logout is a browser navigation (spec.md section 7): end the session, back to /login.
   // Another site linking here must not log the user out: only the app's own pages (or an

@@ -40,13 +40,14 @@ describe('drawer entries (spec.md section 2 "Layout")', () => {
       ['Composteurs', '/admin/composteur'],
       ['Types de Site', '/admin/typeSite'],
       ['Interventions', '/admin/interventions'],
+      ['Règles des demandes', '/admin/demande/regles'],
       ['Roles', '/admin/role'],
       ['Statistiques', '/admin/stats'],
     ]);
   });
 
   it.each<[Role[], string[]]>([
-    [['ROLE_ADMIN'], ['Saisir une intervention', 'Demandes interventions', 'Utilisateurs', 'Sites', 'Composteurs', 'Types de Site', 'Interventions', 'Roles', 'Statistiques']],
+    [['ROLE_ADMIN'], ['Saisir une intervention', 'Demandes interventions', 'Utilisateurs', 'Sites', 'Composteurs', 'Types de Site', 'Interventions', 'Règles des demandes', 'Roles', 'Statistiques']],
     [['ROLE_ADMIN_SITE'], ['Saisir une intervention', 'Sites', 'Types de Site', 'Interventions', 'Statistiques']],
     [['ROLE_ADMIN_USER'], ['Utilisateurs', 'Statistiques']],
     [['ROLE_ADMIN_ROLE'], ['Roles', 'Statistiques']],

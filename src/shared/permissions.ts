@@ -27,6 +27,8 @@ export const PERMISSIONS = {
   'intervention.update': ['ROLE_ADMIN_UPDATE'],
   'intervention.delete': ['ROLE_ADMIN_DELETE'],
   'request.manage': ['ROLE_ADMIN', 'ROLE_PRESTATAIRE'],
+  /** The request rules table (issue 11, beyond spec.md): which entries raise which request. */
+  'request.rules': ['ROLE_ADMIN'],
   'user.manage': ['ROLE_ADMIN', 'ROLE_ADMIN_USER'],
   'role.manage': ['ROLE_ADMIN', 'ROLE_ADMIN_ROLE'],
   'composter.manage': ['ROLE_ADMIN', 'ROLE_ADMIN_COMPOSTEUR'],
@@ -74,6 +76,7 @@ export const NAV_ENTRIES: readonly NavEntry[] = [
   { label: 'Composteurs', path: '/admin/composteur', roles: ['ROLE_ADMIN', 'ROLE_ADMIN_COMPOSTEUR'] },
   { label: 'Types de Site', path: '/admin/typeSite', roles: ['ROLE_ADMIN', 'ROLE_ADMIN_SITE'] },
   { label: 'Interventions', path: '/admin/interventions', roles: ['ROLE_ADMIN', 'ROLE_ADMIN_SITE'] },
+  { label: 'Règles des demandes', path: '/admin/demande/regles', roles: ['ROLE_ADMIN'] },
   { label: 'Roles', path: '/admin/role', roles: ['ROLE_ADMIN', 'ROLE_ADMIN_ROLE'] },
   { label: 'Statistiques', path: '/admin/stats', roles: ['ROLE_ADMIN', 'ROLE_ADMIN_USER', 'ROLE_ADMIN_ROLE', 'ROLE_ADMIN_SITE', 'ROLE_ADMIN_COMPOSTEUR'] },
 ];

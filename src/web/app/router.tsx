@@ -6,6 +6,9 @@ import { createBrowserRouter } from 'react-router';
 import { accountRoutes } from '../modules/account/account.routes';
 import { compostersRoutes } from '../modules/composters/composters.routes';
 import { interventionsPublicRoutes, interventionsRoutes } from '../modules/interventions/interventions.routes';
+import { interventionsAdminRoutes } from '../modules/interventions/interventions-admin.routes';
+import { requestsRoutes } from '../modules/requests/requests.routes';
+import { statisticsRoutes } from '../modules/statistics/statistics.routes';
 import { rolesRoutes } from '../modules/roles/roles.routes';
 import { siteTypesRoutes } from '../modules/site-types/site-types.routes';
 import { sitesRoutes } from '../modules/sites/sites.routes';
@@ -15,7 +18,7 @@ import { buildRoutes, type RouteGroups } from './build-routes';
 export const ROUTE_GROUPS: RouteGroups = {
   // The public interventions list comes first: spec.md checks it before the others.
   publicRoutes: [...interventionsPublicRoutes, ...accountRoutes],
-  loggedRoutes: [...usersRoutes, ...rolesRoutes, ...compostersRoutes, ...siteTypesRoutes, ...sitesRoutes, ...interventionsRoutes],
+  loggedRoutes: [...usersRoutes, ...rolesRoutes, ...compostersRoutes, ...siteTypesRoutes, ...sitesRoutes, ...interventionsRoutes, ...interventionsAdminRoutes, ...requestsRoutes, ...statisticsRoutes],
 };
 
 export function createAppRouter() {

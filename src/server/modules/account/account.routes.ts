@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { passwordRequestSchema, passwordUpdateSchema, signupSchema } from '../../../shared/schemas/account.js';
 import { createLimiter, type Limiter } from '../../rate-limit.js';
 import { hashToken } from '../../tokens.js';

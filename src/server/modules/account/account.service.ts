@@ -2,7 +2,7 @@
 // user with a validation link, the link that validates the address, and the forgotten-password
 // flow. Links carry a random token; only its hash is stored, it expires and works once.
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { formatNom, formatPrenom, SIGNUP_MESSAGES, type PasswordUpdateInput, type signupSchema } from '../../../shared/schemas/account.js';
 import type { z } from 'zod';
 import { NotFoundError, ValidationError } from '../../errors.js';

@@ -1,7 +1,7 @@
 // Login and current user. Logout is GET /logout (app.ts), a browser navigation.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { LOGIN_MESSAGES, loggedSchema, loginResponseSchema, loginSchema } from '../../../shared/schemas/account.js';
 import { HttpError } from '../../errors.js';
 import { createLimiter } from '../../rate-limit.js';

@@ -1,7 +1,7 @@
 // Routes of the composter types catalogue (spec.md section 7 "Composters and site types").
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import {
   COMPOSTER_MESSAGES,
   composterAddResponseSchema,

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { EXTERNAL_ROLES, type Role } from '../../../shared/permissions.js';
 import { successBodySchema } from '../../../shared/errors.js';

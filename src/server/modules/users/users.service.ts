@@ -1,7 +1,7 @@
 // Rules of the external account lifecycle (spec.md section 4 "Account"): an administrator
 // activates a validated account, deactivates or refuses one, edits its type and its sites,
 // and deletes an inactive one. Each change is one transaction on a locked account row.
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { endAllSessions } from '../../plugins/auth.js';
 import { TYPE_PRESTATAIRE, USER_MESSAGES } from '../../../shared/schemas/users.js';

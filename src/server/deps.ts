@@ -1,0 +1,16 @@
+// What the application is built from: the database, the mailer and the part of the
+// configuration the routes read. Route modules take these and never import the app itself.
+import type { Db } from './db/client.js';
+import type { Mailer } from './mailer.js';
+import type { Config } from './config.js';
+
+export type AppConfig = Pick<Config, 'APP_NAME' | 'APP_CONTACT' | 'publicUrl' | 'secureCookies' | 'TERRITORY'> & {
+  /** Directory of the built web app; absent: API only. */
+  webDir?: string;
+};
+
+export interface AppDeps {
+  db: Db;
+  mailer: Mailer;
+  config: AppConfig;
+}
