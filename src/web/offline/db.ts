@@ -3,6 +3,9 @@
 //   outbox     one row per intervention submission not yet confirmed by the server, keyed by
 //              its clientId (the UUID made on the phone). Rows leave only after the server said
 //              200, or when the user discards them after a confirmation. See outbox.ts.
+//              Version 2 (issue 9) adds `failures` (server errors counted against the entry,
+//              which drive its own backoff) and the 'error' state; nextAttemptAt is now that
+//              per-entry backoff only (a network outage holds the queue, not the entries).
 //   reference  the data the field screens need without network, keyed by name:
 //                'appInfo'                GET /api/app/info/get
 //                'typeActions'            GET /api/typeAction/get/all
@@ -19,7 +22,13 @@ import type { FieldError } from '../../shared/errors';
 
 export { liveQuery } from 'dexie';
 
-export type OutboxState = 'pending' | 'sending' | 'failed' | 'auth';
+/**
+ * pending: waits to be sent (maybe until nextAttemptAt); sending: on its way; failed: refused by
+ * the server (400, 403, 404, 409...), for the user to correct or discard; auth: met a 401, holds
+ * the queue until a login; error: 'Erreur serveur', the server failed on it too many times, it
+ * waits for the user's 'Renvoyer'.
+ */
+export type OutboxState = 'pending' | 'sending' | 'failed' | 'auth' | 'error';
 
 /** A queued submission: plain data, so it survives a reload and can be sent by any tab. */
 export interface OutboxEntry<P = unknown> {
@@ -33,8 +42,15 @@ export interface OutboxEntry<P = unknown> {
   /** Human summary kept for the outbox page ('QUA012 - 3 rue de Siam (Jardin)'). */
   siteLabel: string;
   state: OutboxState;
+  /** Sends tried, whatever came of them. */
   attempts: number;
-  /** ms since epoch before which the timer does not retry this entry (backoff). */
+  /**
+   * Server errors counted against this entry since it was last queued, corrected or resent:
+   * they drive its backoff and, at the limit, the 'error' state. A network outage never counts.
+   * Absent reads as 0 (rows of version 1 before their upgrade, rows written by hand in tests).
+   */
+  failures?: number;
+  /** ms since epoch before which the timer does not retry this entry (its own backoff). */
   nextAttemptAt: number;
   lastError: string | null;
   /** Per-field errors of a 400 answer, keyed like the server (values0.valeur). */
@@ -57,6 +73,19 @@ export class CompostOfflineDb extends Dexie {
       outbox: 'clientId, createdAt, ownerId, state',
       reference: 'key',
     });
+    // Same indexes; the rows gain `failures`. A version 1 delay may have come from a network
+    // outage, which no longer delays an entry by itself: every waiting entry becomes due.
+    this.version(2)
+      .stores({ outbox: 'clientId, createdAt, ownerId, state', reference: 'key' })
+      .upgrade((tx) =>
+        tx
+          .table('outbox')
+          .toCollection()
+          .modify((row: Partial<OutboxEntry>) => {
+            row.failures ??= 0;
+            if (row.state === 'pending' || row.state === 'sending') row.nextAttemptAt = row.createdAt ?? 0;
+          }),
+      );
   }
 }
 

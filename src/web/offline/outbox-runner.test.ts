@@ -1,18 +1,22 @@
-// The triggers of the app's outbox (issue 5): app start, the `online` event, the app becoming
-// visible, the backoff timer, the 'Envoyer maintenant' button and a new login; a 401 keeps the
-// queue and tells the page to ask for a login. One runner per page, as in the app: it is
+// The triggers of the app's outbox (issues 5 and 9): app start, the `online` event, the app
+// becoming visible, the backoff timer, the 'Envoyer maintenant' and 'Renvoyer' buttons and a new
+// login; a 401 keeps the queue and tells the page to ask for a login; an entry the server fails
+// on waits on its own. One runner per page, as in the app: it is
 // started once for the whole file, each test queues its own entries.
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { waitFor } from '@testing-library/react';
 import { loggedAs, mockApi, reply, type MockHandler } from '../app/test-utils';
 import { useSessionStore } from '../app/session-store';
 import type { OutboxEntry } from './db';
-import { SERVER_ERROR_MESSAGE, SESSION_EXPIRED_MESSAGE } from './outbox';
-import { drainNow, onAuthRequired, startOutboxRunner } from './outbox-runner';
+import { SESSION_EXPIRED_MESSAGE } from './outbox';
+import { useConnectivityStore } from './connectivity';
+import { appOutbox, drainNow, onAuthRequired, startOutboxRunner } from './outbox-runner';
 import { openOfflineDb } from './store';
 
 const OWNER = 7;
 const ADDED = reply(200, { status: 'success', message: 'Intervention(s) ajouté(s)', interventions: [1], demandes: [] });
+const FAILED = reply(500, { status: 'error', message: 'Une erreur est survenue.' });
+const FAILED_REASON = 'Erreur serveur (500) : Une erreur est survenue.';
 const persist = vi.fn(async () => true);
 
 function api(post: MockHandler | 'network') {
@@ -35,6 +39,7 @@ async function queue(overrides: Partial<OutboxEntry> = {}): Promise<string> {
     siteLabel: 'QUA005 - Rue de Siam',
     state: 'pending',
     attempts: 0,
+    failures: 0,
     nextAttemptAt: createdAt,
     lastError: null,
     fieldErrors: [],
@@ -67,19 +72,50 @@ afterEach(() => {
 describe('outbox runner', () => {
   it('sends what waits when the app starts, and asks the browser to keep the data', async () => {
     const calls = api(ADDED);
-    const id = await queue({ nextAttemptAt: Date.now() + 3_600_000 });
+    const id = await queue();
     startOutboxRunner();
     await waitFor(async () => expect(await rows()).toEqual([]), { timeout: 5_000 });
     expect(postedIds(calls)).toEqual([id]);
     expect(persist).toHaveBeenCalled();
   });
 
-  it('sends as soon as the network comes back, even an entry waiting for its backoff', async () => {
+  it('sends as soon as the network comes back, without waiting for the delay after the outage', async () => {
+    const down = api('network');
+    const id = await queue();
+    const report = await drainNow('visible');
+    expect(report?.retryLater).toBe(true);
+    expect(postedIds(down)).toEqual([id]);
+    // The timer now waits; no try was counted against the entry.
+    expect(await drainNow('timer')).toMatchObject({ sent: [], retryLater: true });
+    expect(postedIds(down)).toEqual([id]);
+    expect(await rows()).toMatchObject([{ clientId: id, state: 'pending', failures: 0 }]);
+
     const calls = api(ADDED);
-    const id = await queue({ attempts: 3, nextAttemptAt: Date.now() + 3_600_000, lastError: SERVER_ERROR_MESSAGE });
     window.dispatchEvent(new Event('online'));
     await waitFor(async () => expect(await rows()).toEqual([]), { timeout: 5_000 });
     expect(postedIds(calls)).toEqual([id]);
+  });
+
+  it("does not hold the next entries behind one the server answers 500, nor says 'Hors ligne' for it", async () => {
+    let failing = true;
+    const calls = api((request) => (failing && (request.body as { clientId: string }).clientId === poisoned ? FAILED : ADDED));
+    const poisoned = await queue();
+    const second = await queue();
+    const third = await queue();
+    const report = await drainNow('online');
+    expect(report).toMatchObject({ sent: [second, third], serverErrors: [poisoned], retryLater: false });
+    expect(postedIds(calls)).toEqual([poisoned, second, third]);
+    expect(await rows()).toMatchObject([{ clientId: poisoned, state: 'pending', failures: 1, lastError: FAILED_REASON }]);
+    expect(useConnectivityStore.getState().serverUnreachable).toBe(false);
+
+    // The network events keep its own backoff; 'Renvoyer' sends it at once.
+    expect((await drainNow('online'))?.sent).toEqual([]);
+    expect(postedIds(calls)).toEqual([poisoned, second, third]);
+    failing = false;
+    await (await appOutbox()).resend(poisoned);
+    expect((await drainNow('resend'))?.sent).toEqual([poisoned]);
+    expect(postedIds(calls)).toEqual([poisoned, second, third, poisoned]);
+    expect(await rows()).toEqual([]);
   });
 
   it('sends when the app comes back to the front', async () => {
@@ -93,15 +129,17 @@ describe('outbox runner', () => {
 
   it('retries a server error on a timer that waits for the backoff', async () => {
     let answers = 0;
-    const calls = api(() => (++answers === 1 ? reply(503, { status: 'error' }) : ADDED));
+    const calls = api(() => (++answers === 1 ? FAILED : ADDED));
     const id = await queue();
     const timeouts = vi.spyOn(globalThis, 'setTimeout');
     await drainNow('online');
     const [entry] = await rows();
-    expect(entry).toMatchObject({ clientId: id, state: 'pending', attempts: 1, lastError: SERVER_ERROR_MESSAGE });
-    // The first retry is due 5 s later; the runner set its timer for then.
-    expect(entry.nextAttemptAt - Date.now()).toBeGreaterThan(4_000);
-    const timer = timeouts.mock.calls.find(([, ms]) => typeof ms === 'number' && ms >= 4_000 && ms <= 5_000);
+    expect(entry).toMatchObject({ clientId: id, state: 'pending', attempts: 1, failures: 1, lastError: FAILED_REASON });
+    // The first retry is due 2.5 to 5 s later (5 s with jitter); the runner set its timer for then.
+    const delay = entry.nextAttemptAt - Date.now();
+    expect(delay).toBeGreaterThan(2_000);
+    expect(delay).toBeLessThanOrEqual(5_000);
+    const timer = timeouts.mock.calls.find(([, ms]) => typeof ms === 'number' && ms >= delay - 1_000 && ms <= delay);
     expect(timer).toBeDefined();
     const fire = timer![0] as () => void;
 

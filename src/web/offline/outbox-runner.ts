@@ -1,6 +1,6 @@
 // Drives the app's outbox (outbox.ts) from the page: sends on app start, when the network comes
-// back, when the app becomes visible, on a backoff timer and from the 'Envoyer maintenant'
-// button; and submits new entries for the site sheet. Sends use quietApi: a 401 must park the
+// back, when the app becomes visible, on a backoff timer, from the 'Envoyer maintenant' button
+// and from an entry's 'Renvoyer'; and submits new entries for the site sheet. Sends use quietApi: a 401 must park the
 // queue and ask for a new login, not throw the user out mid-entry.
 import { quietApi } from '../lib/api';
 import { useSessionStore } from '../app/session-store';
@@ -20,7 +20,8 @@ const SUBMIT_WAIT_MS = 25_000;
 const post: PostJson = async (body) => {
   try {
     const response = await quietApi.post(ADD_PATH, { json: body, throwHttpErrors: false, timeout: SEND_TIMEOUT_MS });
-    reportReachable(response.status < 500);
+    // A 500 is the app failing on this entry: the server itself is there.
+    reportReachable(response.status < 502 || response.status > 504);
     return response;
   } catch (error) {
     reportReachable(false);
@@ -42,7 +43,7 @@ export function appOutbox(): Promise<Outbox<InterventionSubmission>> {
   return outbox;
 }
 
-export type DrainReason = 'start' | 'online' | 'visible' | 'timer' | 'button' | 'login' | 'submit';
+export type DrainReason = 'start' | 'online' | 'visible' | 'timer' | 'button' | 'resend' | 'login' | 'submit';
 
 let timer: ReturnType<typeof setTimeout> | null = null;
 const authListeners = new Set<() => void>();
@@ -72,16 +73,20 @@ async function schedule(ownerId: number) {
 export async function drainNow(reason: DrainReason): Promise<DrainReport | null> {
   const ownerId = currentOwner();
   if (ownerId === null) return null;
-  // No attempt is burnt while the browser knows it has no network; the 'online' event will
-  // come. Only the button tries anyway (the user asked).
-  if (reason !== 'button' && typeof navigator !== 'undefined' && !navigator.onLine) {
+  // No attempt is made while the browser knows it has no network; the 'online' event will
+  // come. Only the buttons try anyway (the user asked).
+  if (reason !== 'button' && reason !== 'resend' && typeof navigator !== 'undefined' && !navigator.onLine) {
     await schedule(ownerId);
     return null;
   }
   const report = await (await appOutbox()).drain({
     ownerId,
+    // Every trigger but the timer may mean the network is back: the wait after an outage ends.
     force: reason !== 'timer',
-    includeAuth: reason === 'start' || reason === 'button' || reason === 'login',
+    // An entry backing off after server errors waits for its time, unless the user asks for
+    // everything now ('Renvoyer' makes its own entry due by itself).
+    ignoreBackoff: reason === 'button',
+    includeAuth: reason === 'start' || reason === 'button' || reason === 'resend' || reason === 'login',
   });
   if (report.sent.length > 0) reportReachable(true);
   if (report.authRequired) for (const listener of authListeners) listener();

@@ -1,14 +1,21 @@
+// The outbox's rules (issues 5 and 9) on fake-indexeddb, with a scripted sender and clock.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CompostOfflineDb } from './db';
-import { backoffDelay, Outbox, SESSION_EXPIRED_MESSAGE, type SendResult } from './outbox';
+import { Dexie } from 'dexie';
+import { CompostOfflineDb, type OutboxEntry } from './db';
+import { backoffDelay, blockerOf, jitteredDelay, Outbox, SESSION_EXPIRED_MESSAGE, type SendResult } from './outbox';
 import { httpSender, interpretResponse } from './sender';
 
 interface Payload {
   clientId: string;
   n: number;
+  values?: { demandeIntervention: number | null }[];
 }
 
 const OWNER = { ownerId: 7, ownerName: 'referent@demo.fr', siteLabel: 'QUA001 - rue de Siam' };
+const SERVER_ERROR: SendResult = { kind: 'error', message: 'Erreur serveur (500) : Une erreur est survenue.' };
+const NO_NETWORK = () => {
+  throw new TypeError('Failed to fetch');
+};
 
 let db: CompostOfflineDb;
 let clock: number;
@@ -18,12 +25,16 @@ function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
-/** An outbox whose sender answers from a script and records what it was asked. */
-function makeOutbox(answer: (p: Payload, call: number) => SendResult | Promise<SendResult>) {
+/**
+ * An outbox whose sender answers from a script and records what it was asked. The jitter's
+ * random source is 1 unless told, so that delays are the full backoff and can be written down.
+ */
+function makeOutbox(answer: (p: Payload, call: number) => SendResult | Promise<SendResult>, random: () => number = () => 1) {
   const calls: number[] = [];
   const outbox = new Outbox<Payload>({
     table: db.outbox,
     now: () => clock,
+    random,
     send: async (p) => {
       calls.push(p.n);
       return answer(p, calls.length);
@@ -34,12 +45,20 @@ function makeOutbox(answer: (p: Payload, call: number) => SendResult | Promise<S
 
 let idSeq = 0;
 
-async function addMany(outbox: Outbox<Payload>, count: number, meta = OWNER) {
-  for (let n = 1; n <= count; n++) {
-    await outbox.add({ clientId: `00000000-0000-4000-8000-${String(++idSeq).padStart(12, '0')}`, n }, meta);
+/** Queues entries numbered `from`, `from + 1`... (the numbers the sender sees). */
+async function addMany(outbox: Outbox<Payload>, count: number, meta = OWNER, requests: (number | null)[] = [], from = 1) {
+  const ids: string[] = [];
+  for (let n = from; n < from + count; n++) {
+    const clientId = `00000000-0000-4000-8000-${String(++idSeq).padStart(12, '0')}`;
+    const request = requests[n - from];
+    await outbox.add({ clientId, n, ...(request !== undefined ? { values: [{ demandeIntervention: request }] } : {}) }, meta);
+    ids.push(clientId);
     clock += 1000;
   }
+  return ids;
 }
+
+const byN = async (outbox: Outbox<Payload>) => new Map((await outbox.entries()).map((e) => [e.payload.n, e]));
 
 beforeEach(async () => {
   db = new CompostOfflineDb(`outbox-test-${++dbCount}`);
@@ -81,44 +100,204 @@ describe('outbox', () => {
     expect(calls).toEqual([1, 2, 3]);
   });
 
-  it('keeps an entry when the network fails, stops the queue and retries after an exponential backoff', async () => {
+  it('does not hold the next entries behind one the server answers 500', async () => {
+    const { outbox, calls } = makeOutbox((p) => (p.n === 1 ? SERVER_ERROR : { kind: 'sent' }));
+    const [poisoned, second, third] = await addMany(outbox, 3);
+    const report = await outbox.drain({ ownerId: OWNER.ownerId });
+    expect(calls).toEqual([1, 2, 3]);
+    expect(report).toMatchObject({ sent: [second, third], serverErrors: [poisoned], retryLater: false });
+    expect(await outbox.entries()).toMatchObject([
+      { clientId: poisoned, state: 'pending', attempts: 1, failures: 1, lastError: 'Erreur serveur (500) : Une erreur est survenue.', nextAttemptAt: clock + 5_000 },
+    ]);
+  });
+
+  it('backs each failing entry off on its own, doubling from 5 s', async () => {
+    // Entry 1 always fails; entry 2 fails once; entry 3, queued later, fails on its own clock.
+    const { outbox, calls } = makeOutbox((p, call) => (p.n === 1 || (p.n === 2 && call <= 2) || p.n === 3 ? SERVER_ERROR : { kind: 'sent' }));
+    const [a, b] = await addMany(outbox, 2);
+    const t0 = clock;
+    await outbox.drain({ ownerId: OWNER.ownerId });
+    expect(calls).toEqual([1, 2]);
+    let rows = await byN(outbox);
+    expect(rows.get(1)).toMatchObject({ clientId: a, failures: 1, nextAttemptAt: t0 + 5_000 });
+    expect(rows.get(2)).toMatchObject({ clientId: b, failures: 1, nextAttemptAt: t0 + 5_000 });
+
+    // Not due yet: nothing is sent, and the timer is told when.
+    clock = t0 + 4_999;
+    await outbox.drain({ ownerId: OWNER.ownerId });
+    expect(calls).toEqual([1, 2]);
+    expect(await outbox.nextDueAt(OWNER.ownerId)).toBe(t0 + 5_000);
+
+    clock = t0 + 5_000;
+    await outbox.drain({ ownerId: OWNER.ownerId });
+    expect(calls).toEqual([1, 2, 1, 2]);
+    rows = await byN(outbox);
+    expect(rows.get(1)).toMatchObject({ failures: 2, nextAttemptAt: t0 + 5_000 + 10_000 });
+    expect(rows.has(2)).toBe(false);
+
+    // A newer entry failing now starts at 5 s, whatever entry 1 is at.
+    const t1 = clock;
+    await addMany(outbox, 1, OWNER, [], 3);
+    await outbox.drain({ ownerId: OWNER.ownerId });
+    expect(calls).toEqual([1, 2, 1, 2, 3]);
+    rows = await byN(outbox);
+    expect(rows.get(1)).toMatchObject({ failures: 2, nextAttemptAt: t0 + 15_000 });
+    expect(rows.get(3)).toMatchObject({ failures: 1, nextAttemptAt: t1 + 1_000 + 5_000 });
+
+    clock = t0 + 15_000;
+    await outbox.drain({ ownerId: OWNER.ownerId });
+    expect((await byN(outbox)).get(1)).toMatchObject({ failures: 3, nextAttemptAt: t0 + 15_000 + 20_000 });
+  });
+
+  it('spreads the delays with jitter, between half and all of the backoff', async () => {
+    expect(jitteredDelay(1, () => 0)).toBe(2_500);
+    expect(jitteredDelay(1, () => 0.5)).toBe(3_750);
+    expect(jitteredDelay(3, () => 0)).toBe(10_000);
+    expect(jitteredDelay(3, () => 0.999_999)).toBe(20_000);
+    expect(jitteredDelay(50, () => 0)).toBe(150_000);
+
+    const { outbox } = makeOutbox(() => SERVER_ERROR, () => 0.25);
+    await addMany(outbox, 1);
+    await outbox.drain({ ownerId: OWNER.ownerId });
+    const [entry] = await outbox.entries();
+    expect(entry.nextAttemptAt - clock).toBe(3_125);
+  });
+
+  it("keeps an entry the server failed on 5 times as 'Erreur serveur' with its reason, and no longer retries it", async () => {
+    const { outbox, calls } = makeOutbox((p) => (p.n === 1 ? SERVER_ERROR : { kind: 'sent' }));
+    const [poisoned] = await addMany(outbox, 1);
+    for (let i = 0; i < 5; i++) {
+      clock = (await outbox.get(poisoned))!.nextAttemptAt;
+      await outbox.drain({ ownerId: OWNER.ownerId });
+    }
+    expect(calls).toEqual([1, 1, 1, 1, 1]);
+    expect(await outbox.get(poisoned)).toMatchObject({ state: 'error', failures: 5, attempts: 5, lastError: 'Erreur serveur (500) : Une erreur est survenue.' });
+    expect(await outbox.counts()).toEqual({ pending: 0, failed: 1 });
+    expect(await outbox.nextDueAt(OWNER.ownerId)).toBeNull();
+
+    // Not even 'Envoyer maintenant' sends it; entries queued after it go on.
+    clock += 3_600_000;
+    await addMany(outbox, 2, OWNER, [], 2);
+    const report = await outbox.drain({ ownerId: OWNER.ownerId, force: true, ignoreBackoff: true, includeAuth: true });
+    expect(calls).toEqual([1, 1, 1, 1, 1, 2, 3]);
+    expect(report.sent).toHaveLength(2);
+    expect((await outbox.entries()).map((e) => e.clientId)).toEqual([poisoned]);
+  });
+
+  it("sends an 'Erreur serveur' entry again on 'Renvoyer', with a fresh count", async () => {
+    let broken = true;
+    const { outbox, calls } = makeOutbox(() => (broken ? SERVER_ERROR : { kind: 'sent' }));
+    const [poisoned] = await addMany(outbox, 1);
+    for (let i = 0; i < 5; i++) {
+      clock = (await outbox.get(poisoned))!.nextAttemptAt;
+      await outbox.drain({ ownerId: OWNER.ownerId });
+    }
+    expect((await outbox.get(poisoned))?.state).toBe('error');
+
+    // Resent while the server still fails: it counts from 1 again, with the 5 s delay.
+    await outbox.resend(poisoned);
+    expect(await outbox.get(poisoned)).toMatchObject({ state: 'pending', failures: 0, nextAttemptAt: clock });
+    await outbox.drain({ ownerId: OWNER.ownerId, force: true });
+    expect(await outbox.get(poisoned)).toMatchObject({ state: 'pending', failures: 1, nextAttemptAt: clock + 5_000 });
+
+    // 'Renvoyer' on an entry backing off tries it at once.
+    broken = false;
+    await outbox.resend(poisoned);
+    const report = await outbox.drain({ ownerId: OWNER.ownerId, force: true });
+    expect(report.sent).toEqual([poisoned]);
+    expect(calls).toHaveLength(7);
+    expect(await outbox.entries()).toEqual([]);
+  });
+
+  it('counts no try while the network is down, waits with a growing delay, then sends everything', async () => {
     let online = false;
-    const { outbox, calls } = makeOutbox(() => {
-      if (!online) throw new TypeError('Failed to fetch');
-      return { kind: 'sent' };
-    });
+    const { outbox, calls } = makeOutbox(() => (online ? { kind: 'sent' } : NO_NETWORK()));
     await addMany(outbox, 2);
     const start = clock;
 
     const first = await outbox.drain({ ownerId: OWNER.ownerId });
     expect(first.retryLater).toBe(true);
-    expect(calls).toEqual([1]);
-    const [failedOnce, second] = await outbox.entries();
-    expect(failedOnce).toMatchObject({ state: 'pending', attempts: 1, nextAttemptAt: start + 5_000 });
-    expect(failedOnce.lastError).toContain('Pas de réseau');
-    expect(second).toMatchObject({ state: 'pending', attempts: 0 });
+    // The second entry is tried too: only its failure tells an outage from the first one's fault.
+    expect(calls).toEqual([1, 2]);
+    const rows = await outbox.entries();
+    expect(rows).toMatchObject([
+      { state: 'pending', attempts: 1, failures: 0 },
+      { state: 'pending', attempts: 1, failures: 0 },
+    ]);
+    expect(rows[0].lastError).toContain('Pas de réseau');
+    expect(await outbox.nextDueAt(OWNER.ownerId)).toBe(start + 5_000);
 
-    // Before the delay the timer does nothing, and the newer entry does not overtake.
+    // Before the delay the timer does nothing.
     clock = start + 4_999;
     await outbox.drain({ ownerId: OWNER.ownerId });
-    expect(calls).toEqual([1]);
+    expect(calls).toEqual([1, 2]);
 
+    // Many outages later, no entry has used up its tries.
     clock = start + 5_000;
     await outbox.drain({ ownerId: OWNER.ownerId });
-    const [failedTwice] = await outbox.entries();
-    expect(failedTwice).toMatchObject({ attempts: 2, nextAttemptAt: start + 5_000 + 10_000 });
+    expect(await outbox.nextDueAt(OWNER.ownerId)).toBe(start + 5_000 + 10_000);
+    for (let i = 0; i < 8; i++) {
+      clock = (await outbox.nextDueAt(OWNER.ownerId))!;
+      await outbox.drain({ ownerId: OWNER.ownerId });
+    }
+    expect(calls).toHaveLength(20);
+    expect(await outbox.entries()).toMatchObject([
+      { state: 'pending', attempts: 10, failures: 0 },
+      { state: 'pending', attempts: 10, failures: 0 },
+    ]);
 
     online = true;
-    clock = start + 15_000;
+    clock = (await outbox.nextDueAt(OWNER.ownerId))!;
     const last = await outbox.drain({ ownerId: OWNER.ownerId });
     expect(last.sent).toHaveLength(2);
-    expect(calls).toEqual([1, 1, 1, 2]);
     expect(await outbox.entries()).toEqual([]);
   });
 
-  it('ignores the backoff when forced (network back, button pressed)', async () => {
+  it('stops after three entries without an answer, and counts nothing when the network drops mid-drain', async () => {
+    let online = true;
+    const { outbox, calls } = makeOutbox((p) => {
+      if (!online) NO_NETWORK();
+      if (p.n === 1) online = false;
+      return { kind: 'sent' };
+    });
+    await addMany(outbox, 6);
+    const report = await outbox.drain({ ownerId: OWNER.ownerId, force: true });
+    expect(calls).toEqual([1, 2, 3, 4]);
+    expect(report).toMatchObject({ retryLater: true, serverErrors: [] });
+    expect((await outbox.entries()).map((e) => [e.payload.n, e.failures])).toEqual([
+      [2, 0],
+      [3, 0],
+      [4, 0],
+      [5, 0],
+      [6, 0],
+    ]);
+  });
+
+  it('counts a timeout against its entry when the server answers the next ones', async () => {
+    const { outbox, calls } = makeOutbox((p) => {
+      if (p.n === 1) throw new DOMException('Request timed out', 'TimeoutError');
+      return { kind: 'sent' };
+    });
+    const [slow] = await addMany(outbox, 3);
+    const report = await outbox.drain({ ownerId: OWNER.ownerId });
+    expect(calls).toEqual([1, 2, 3]);
+    expect(report).toMatchObject({ retryLater: false, serverErrors: [slow] });
+    expect(await outbox.entries()).toMatchObject([{ clientId: slow, state: 'pending', failures: 1, nextAttemptAt: clock + 5_000, lastError: 'Pas de réseau : nouvel essai automatique (Request timed out)' }]);
+  });
+
+  it('waits for the server as a whole on 503 for every entry, without counting tries', async () => {
+    const { outbox } = makeOutbox(() => ({ kind: 'retry', message: 'Le serveur ne répond pas correctement : nouvel essai automatique' }));
+    await addMany(outbox, 2);
+    for (let i = 0; i < 7; i++) await outbox.drain({ ownerId: OWNER.ownerId, force: true });
+    expect((await outbox.entries()).map((e) => [e.state, e.failures])).toEqual([
+      ['pending', 0],
+      ['pending', 0],
+    ]);
+  });
+
+  it('ignores the wait after an outage when forced (network back, app visible, login)', async () => {
     let online = false;
-    const { outbox, calls } = makeOutbox(() => (online ? { kind: 'sent' } : { kind: 'retry', message: 'Erreur serveur' }));
+    const { outbox, calls } = makeOutbox(() => (online ? { kind: 'sent' } : NO_NETWORK()));
     await addMany(outbox, 1);
     await outbox.drain({ ownerId: OWNER.ownerId });
     online = true;
@@ -129,10 +308,79 @@ describe('outbox', () => {
     expect(await outbox.counts()).toEqual({ pending: 0, failed: 0 });
   });
 
+  it("keeps an entry's own backoff on forced drains; only 'Envoyer maintenant' overrides it", async () => {
+    let broken = true;
+    const { outbox, calls } = makeOutbox(() => (broken ? SERVER_ERROR : { kind: 'sent' }));
+    await addMany(outbox, 1);
+    await outbox.drain({ ownerId: OWNER.ownerId, force: true });
+    broken = false;
+    await outbox.drain({ ownerId: OWNER.ownerId, force: true, includeAuth: true });
+    expect(calls).toEqual([1]);
+    await outbox.drain({ ownerId: OWNER.ownerId, force: true, ignoreBackoff: true });
+    expect(calls).toEqual([1, 1]);
+    expect(await outbox.entries()).toEqual([]);
+  });
+
+  it('keeps the backoff across a reload', async () => {
+    const { outbox } = makeOutbox(() => SERVER_ERROR);
+    const [id] = await addMany(outbox, 1);
+    await outbox.drain({ ownerId: OWNER.ownerId });
+    const due = (await outbox.get(id))!.nextAttemptAt;
+    db.close();
+
+    db = new CompostOfflineDb(db.name);
+    const { outbox: after, calls } = makeOutbox(() => ({ kind: 'sent' }));
+    expect(await after.get(id)).toMatchObject({ failures: 1, nextAttemptAt: due });
+    expect(await after.nextDueAt(OWNER.ownerId)).toBe(due);
+    await after.drain({ ownerId: OWNER.ownerId, force: true });
+    expect(calls).toEqual([]);
+    clock = due;
+    await after.drain({ ownerId: OWNER.ownerId });
+    expect(calls).toEqual([1]);
+  });
+
   it('doubles the delay from 5 s and caps it at 5 minutes', () => {
     expect([1, 2, 3, 4, 5, 6, 7, 8, 50].map((a) => backoffDelay(a))).toEqual([
       5_000, 10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000, 300_000,
     ]);
+  });
+
+  it('sends an entry that processes a request only after an earlier entry processing the same request', async () => {
+    // 1 and 3 process request 10; 2 processes nothing; 4 processes request 11.
+    let broken = true;
+    const { outbox, calls } = makeOutbox((p) => (p.n === 1 && broken ? SERVER_ERROR : { kind: 'sent' }));
+    const [first, , third] = await addMany(outbox, 4, OWNER, [10, null, 10, 11]);
+    const report = await outbox.drain({ ownerId: OWNER.ownerId });
+    expect(calls).toEqual([1, 2, 4]);
+    expect(report.sent).toHaveLength(2);
+    const rows = await outbox.entries();
+    expect(rows.map((e) => [e.clientId, e.state])).toEqual([
+      [first, 'pending'],
+      [third, 'pending'],
+    ]);
+    expect(blockerOf(rows[1], rows)?.clientId).toBe(first);
+    expect(blockerOf(rows[0], rows)).toBeUndefined();
+    // The timer waits for the first entry, the only one due by itself.
+    expect(await outbox.nextDueAt(OWNER.ownerId)).toBe(rows[0].nextAttemptAt);
+
+    // Once the first is acknowledged, the dependent one follows in the same drain.
+    broken = false;
+    clock = rows[0].nextAttemptAt;
+    await outbox.drain({ ownerId: OWNER.ownerId });
+    expect(calls).toEqual([1, 2, 4, 1, 3]);
+    expect(await outbox.entries()).toEqual([]);
+  });
+
+  it('keeps a dependent entry waiting behind a refused one until it is corrected or discarded', async () => {
+    const { outbox, calls } = makeOutbox((p) => (p.n === 1 ? { kind: 'rejected', message: 'Site introuvable' } : { kind: 'sent' }));
+    const [refused] = await addMany(outbox, 2, OWNER, [10, 10]);
+    await outbox.drain({ ownerId: OWNER.ownerId, force: true, ignoreBackoff: true });
+    expect(calls).toEqual([1]);
+    expect(await outbox.nextDueAt(OWNER.ownerId)).toBeNull();
+    await outbox.discard(refused);
+    await outbox.drain({ ownerId: OWNER.ownerId });
+    expect(calls).toEqual([1, 2]);
+    expect(await outbox.entries()).toEqual([]);
   });
 
   it('marks a 400 entry failed with its field errors and goes on with the next one', async () => {
@@ -206,10 +454,12 @@ describe('outbox', () => {
     expect(entries.map((e) => e.state)).toEqual(['auth', 'pending', 'pending']);
     expect(entries[0].lastError).toBe(SESSION_EXPIRED_MESSAGE);
     expect(await outbox.counts()).toEqual({ pending: 3, failed: 0 });
+    expect(await outbox.nextDueAt(OWNER.ownerId)).toBeNull();
 
     // The timer and the network events do not hammer the server with a dead session, nor let
     // newer entries overtake the parked one...
     await outbox.drain({ ownerId: OWNER.ownerId, force: true });
+    await outbox.drain({ ownerId: OWNER.ownerId, force: true, ignoreBackoff: true });
     await outbox.drain({ ownerId: OWNER.ownerId });
     expect(calls).toEqual([1]);
     // ...and after the login everything goes, the parked entry first.
@@ -217,6 +467,19 @@ describe('outbox', () => {
     await outbox.drain({ ownerId: OWNER.ownerId, includeAuth: true, force: true });
     expect(calls).toEqual([1, 1, 2, 3]);
     expect(await outbox.entries()).toEqual([]);
+  });
+
+  it('holds everything on a 401 met after a server error, the entry backing off included', async () => {
+    const { outbox, calls } = makeOutbox((p) => (p.n === 1 ? SERVER_ERROR : { kind: 'auth' }));
+    await addMany(outbox, 3);
+    const report = await outbox.drain({ ownerId: OWNER.ownerId, force: true });
+    expect(report).toMatchObject({ authRequired: true, serverErrors: [expect.any(String)] });
+    expect(calls).toEqual([1, 2]);
+    clock += 3_600_000;
+    await outbox.drain({ ownerId: OWNER.ownerId });
+    await outbox.drain({ ownerId: OWNER.ownerId, force: true, ignoreBackoff: true });
+    expect(calls).toEqual([1, 2]);
+    expect((await outbox.entries()).map((e) => e.state)).toEqual(['pending', 'auth', 'pending']);
   });
 
   it("leaves another account's entries alone", async () => {
@@ -243,10 +506,43 @@ describe('outbox', () => {
     await outbox.drain({ ownerId: OWNER.ownerId });
     const reopened = new CompostOfflineDb(db.name);
     const { outbox: after, calls } = makeOutbox(() => ({ kind: 'sent' }));
-    expect((await reopened.outbox.count())).toBe(2);
+    expect(await reopened.outbox.count()).toBe(2);
     reopened.close();
     await after.drain({ ownerId: OWNER.ownerId, force: true });
     expect(calls).toEqual([1, 2]);
+  });
+});
+
+describe('database upgrade', () => {
+  it('brings the outbox of version 1 to version 2: nothing lost, every waiting entry due, no server error counted', async () => {
+    const name = `outbox-upgrade-${++dbCount}`;
+    const v1 = new Dexie(name);
+    v1.version(1).stores({ outbox: 'clientId, createdAt, ownerId, state', reference: 'key' });
+    const base = { ownerId: 7, ownerName: 'jean@exemple.fr', siteLabel: 'QUA005 - Rue de Siam', fieldErrors: [] };
+    const t = Date.UTC(2026, 2, 2, 9, 30);
+    await v1.table('outbox').bulkAdd([
+      { ...base, clientId: 'a', payload: { clientId: 'a' }, createdAt: t, state: 'pending', attempts: 4, nextAttemptAt: t + 3_600_000, lastError: 'Pas de réseau : nouvel essai automatique' },
+      { ...base, clientId: 'b', payload: { clientId: 'b' }, createdAt: t + 1, state: 'failed', attempts: 1, nextAttemptAt: t + 1, lastError: 'Site introuvable' },
+      { ...base, clientId: 'c', payload: { clientId: 'c' }, createdAt: t + 2, state: 'auth', attempts: 1, nextAttemptAt: t + 2, lastError: SESSION_EXPIRED_MESSAGE },
+    ]);
+    await v1.table('reference').put({ key: 'appInfo', value: { appName: 'Compost' }, fetchedAt: t });
+    v1.close();
+
+    const upgraded = new CompostOfflineDb(name);
+    try {
+      await upgraded.open();
+      expect(upgraded.verno).toBe(2);
+      const rows: OutboxEntry[] = await upgraded.outbox.orderBy('createdAt').toArray();
+      expect(rows.map((r) => [r.clientId, r.state, r.attempts, r.failures, r.nextAttemptAt, r.lastError])).toEqual([
+        ['a', 'pending', 4, 0, t, 'Pas de réseau : nouvel essai automatique'],
+        ['b', 'failed', 1, 0, t + 1, 'Site introuvable'],
+        ['c', 'auth', 1, 0, t + 2, SESSION_EXPIRED_MESSAGE],
+      ]);
+      expect(await upgraded.reference.get('appInfo')).toMatchObject({ value: { appName: 'Compost' } });
+    } finally {
+      upgraded.close();
+      await upgraded.delete();
+    }
   });
 });
 
@@ -268,9 +564,14 @@ describe('server answers', () => {
     expect(await interpretResponse(new Response('', { status: 403 }))).toEqual({ kind: 'rejected', message: 'Une erreur est survenue' });
   });
 
-  it('maps 401 to a login request and 5xx, 408 and 429 to a retry', async () => {
+  it('maps 401 to a login request, 502/503/504, 408 and 429 to a wait for the server, other 5xx to a server error with its reason', async () => {
     expect(await interpretResponse(json(401, { status: 'error', message: 'Vous devez être connecté.' }))).toEqual({ kind: 'auth' });
-    for (const status of [500, 502, 503, 408, 429]) expect((await interpretResponse(new Response('', { status }))).kind).toBe('retry');
+    for (const status of [502, 503, 504, 408, 429]) expect((await interpretResponse(new Response('', { status }))).kind).toBe('retry');
+    expect(await interpretResponse(json(500, { status: 'error', message: 'Une erreur est survenue.' }))).toEqual({
+      kind: 'error',
+      message: 'Erreur serveur (500) : Une erreur est survenue.',
+    });
+    expect(await interpretResponse(new Response('<html>boom</html>', { status: 500 }))).toEqual({ kind: 'error', message: 'Erreur serveur (500) : Une erreur est survenue' });
   });
 
   it('retries when the request never got an answer', async () => {

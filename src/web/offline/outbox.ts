@@ -3,19 +3,32 @@
 // injected, so the same code runs in the browser, in unit tests (fake-indexeddb) and in the
 // benchmark (node).
 //
-// Rules (issue 5): oldest first, one at a time; an entry leaves only after the server
-// confirmed it (200, a replay included, since the clientId makes a resend harmless); a 400
-// keeps the field errors on the entry for the user to correct; another refusal (403, 404,
-// 409...) keeps the server's message; a 401 parks the entry until the user logs in again and
-// stops the queue; a 5xx, a timeout or no network retries later with exponential backoff.
-// Nothing expires and nothing is dropped without the user asking.
+// Rules (issue 5, issue 9): an entry leaves only after the server confirmed it (200, a replay
+// included, since the clientId makes a resend harmless); a 400 keeps the field errors on the
+// entry for the user to correct; another refusal (403, 404, 409...) keeps the server's message;
+// a 401 parks the entry and holds the whole queue, in order, until the user logs in again.
+// Entries are otherwise independent: one the server fails on (500) backs off on its own
+// (exponential, with jitter, persisted on the entry) and after MAX_FAILURES such failures
+// waits as 'Erreur serveur' for the user's 'Renvoyer', while the entries behind it go on.
+// When nothing answers at all (no network, a timeout, 502/503/504), the outage is the
+// network's or the whole server's, not the entry's: the queue waits, no entry's try is counted.
+// Order is kept only where it matters (see blockerOf). Nothing expires and nothing is dropped
+// without the user asking.
 import type { Table } from 'dexie';
 import type { FieldError } from '../../shared/errors';
-import type { OutboxEntry, OutboxState } from './db';
+import type { OutboxEntry } from './db';
 
 export const SESSION_EXPIRED_MESSAGE = 'Session expirée : reconnectez-vous pour envoyer vos saisies';
 export const NETWORK_ERROR_MESSAGE = 'Pas de réseau : nouvel essai automatique';
 export const SERVER_ERROR_MESSAGE = 'Le serveur ne répond pas correctement : nouvel essai automatique';
+/** Server errors after which an entry stops being retried by itself ('Erreur serveur'). */
+export const MAX_FAILURES = 5;
+/**
+ * Entries in a row that may go without any answer before the outbox concludes that the network
+ * (or the whole server) is down and stops: more than one, so that an entry the server chokes on
+ * (a timeout of its own) is told apart from an outage by the entries after it.
+ */
+const UNANSWERED_LIMIT = 3;
 
 /** What one send attempt came to, from the outbox's point of view. */
 export type SendResult =
@@ -26,7 +39,12 @@ export type SendResult =
   | { kind: 'rejected'; message: string }
   /** 401: the session is gone. */
   | { kind: 'auth' }
-  /** 5xx, timeout, no network: try again later. */
+  /** The server answered and failed on this request (500...): counted against the entry. */
+  | { kind: 'error'; message: string }
+  /**
+   * No usable answer (no network, timeout, 502/503/504, 408, 429, a page that is not the API):
+   * counted against the entry only if the server answers another entry after it.
+   */
   | { kind: 'retry'; message: string };
 
 export type Sender<P> = (payload: P) => Promise<SendResult>;
@@ -45,11 +63,56 @@ export function backoffDelay(attempts: number, policy: BackoffPolicy = DEFAULT_B
   return Math.min(policy.capMs, policy.baseMs * 2 ** Math.min(exponent, 30));
 }
 
+/**
+ * The delay actually waited: between half and all of backoffDelay ("equal jitter"), so that
+ * phones that met the same outage do not all come back in the same second.
+ */
+export function jitteredDelay(attempts: number, random: () => number, policy: BackoffPolicy = DEFAULT_BACKOFF): number {
+  const full = backoffDelay(attempts, policy);
+  return Math.round(full / 2 + (random() * full) / 2);
+}
+
+/** The requests (demandeIntervention) an entry's blocks process. */
+function requestIds(payload: unknown): number[] {
+  const values = (payload as { values?: unknown } | null)?.values;
+  if (!Array.isArray(values)) return [];
+  return values.map((b) => (b as { demandeIntervention?: unknown } | null)?.demandeIntervention).filter((id): id is number => typeof id === 'number');
+}
+
+type Ordered = Pick<OutboxEntry, 'clientId' | 'payload'>;
+
+/**
+ * The earlier entry `entry` must wait for, if any. `ordered` is the whole outbox, oldest first.
+ *
+ * What counts as a dependency: an earlier entry still on the phone (any account, any state:
+ * waiting, backing off, refused, 'Erreur serveur', parked by a 401) that processes a request
+ * this entry processes too (a block with the same demandeIntervention). The server lets a
+ * request be processed once, so the entry recorded first must be heard first; sent the other
+ * way round, the later one would close the request and the earlier one be refused. It waits
+ * until that entry is acknowledged or discarded.
+ * Nothing else orders the entries: a request id always comes from the server (a phone cannot
+ * name a request that one of its unsent entries will raise), and interventions carry their own
+ * dates, so the server stores the same rows whatever order independent entries arrive in.
+ */
+export function blockerOf<E extends Ordered>(entry: E, ordered: readonly E[]): E | undefined {
+  const mine = requestIds(entry.payload);
+  if (mine.length === 0) return undefined;
+  for (const other of ordered) {
+    if (other.clientId === entry.clientId) return undefined;
+    if (requestIds(other.payload).some((id) => mine.includes(id))) return other;
+  }
+  return undefined;
+}
+
 export interface OutboxOptions<P> {
   table: Table<OutboxEntry, string>;
   send: Sender<P>;
   now?: () => number;
   backoff?: BackoffPolicy;
+  /** Server errors before an entry waits for the user (MAX_FAILURES). */
+  maxFailures?: number;
+  /** The jitter's random source, in [0, 1). */
+  random?: () => number;
   /** Runs the drain exclusively (e.g. navigator.locks across tabs); in-process exclusion is always on. */
   lock?: <T>(fn: () => Promise<T>) => Promise<T>;
 }
@@ -57,16 +120,21 @@ export interface OutboxOptions<P> {
 export interface DrainOptions {
   /** Only this account's entries are sent: the session is theirs. */
   ownerId: number;
-  /** Ignore the backoff delay (the network came back, the user pressed the button). */
+  /** Ignore the wait after a network outage (the network came back, the app came to the front...). */
   force?: boolean;
-  /** Also retry entries parked by a 401 (after a login, on app start, from the button). */
+  /** Also send entries waiting for their own backoff ('Envoyer maintenant'). */
+  ignoreBackoff?: boolean;
+  /** Also retry entries parked by a 401 (after a login, on app start, from the buttons). */
   includeAuth?: boolean;
 }
 
 export interface DrainReport {
   sent: string[];
+  /** Refused (400, 403, 404, 409...): for the user to correct or discard. */
   failed: string[];
-  /** Stopped because the server could not be reached; the rest waits for the backoff. */
+  /** Failed on the server's side (500...): backing off on their own, or now 'Erreur serveur'. */
+  serverErrors: string[];
+  /** Stopped because nothing answered (network or server down); the queue waits. */
   retryLater: boolean;
   /** Stopped on a 401. */
   authRequired: boolean;
@@ -83,19 +151,32 @@ export interface OutboxCounts {
   failed: number;
 }
 
+/** States the drain sends (an interrupted 'sending' is resent: the clientId makes it harmless). */
+const isWaiting = (e: OutboxEntry, includeAuth: boolean) => e.state === 'pending' || e.state === 'sending' || (includeAuth && e.state === 'auth');
+
 export class Outbox<P extends { clientId: string }> {
   private readonly table: Table<OutboxEntry, string>;
   private readonly send: Sender<P>;
   private readonly now: () => number;
   private readonly backoff: BackoffPolicy;
+  private readonly maxFailures: number;
+  private readonly random: () => number;
   private readonly lock: <T>(fn: () => Promise<T>) => Promise<T>;
   private running: Promise<unknown> = Promise.resolve();
+  /**
+   * The wait after drains that met an outage: a property of this page's connection, not of the
+   * entries, so kept in memory (after a reload the app tries at once anyway).
+   */
+  private outages = 0;
+  private holdUntil = 0;
 
   constructor(options: OutboxOptions<P>) {
     this.table = options.table;
     this.send = options.send;
     this.now = options.now ?? Date.now;
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.maxFailures = options.maxFailures ?? MAX_FAILURES;
+    this.random = options.random ?? Math.random;
     this.lock = options.lock ?? ((fn) => fn());
   }
 
@@ -111,6 +192,7 @@ export class Outbox<P extends { clientId: string }> {
       siteLabel: meta.siteLabel,
       state: 'pending',
       attempts: 0,
+      failures: 0,
       nextAttemptAt: createdAt,
       lastError: null,
       fieldErrors: [],
@@ -135,8 +217,13 @@ export class Outbox<P extends { clientId: string }> {
 
   /** Earliest time the timer should try again, or null when nothing waits for it. */
   async nextDueAt(ownerId: number): Promise<number | null> {
-    const waiting = (await this.entries()).filter((e) => e.ownerId === ownerId && (e.state === 'pending' || e.state === 'sending'));
-    return waiting.length === 0 ? null : Math.min(...waiting.map((e) => e.nextAttemptAt));
+    const all = await this.entries();
+    const mine = all.filter((e) => e.ownerId === ownerId);
+    // A queue parked by a 401 waits for a login, and an entry behind another one waits for that
+    // one to leave (a drain goes on by itself then): no timer for them.
+    if (mine.some((e) => e.state === 'auth')) return null;
+    const due = mine.filter((e) => isWaiting(e, false) && !blockerOf(e, all)).map((e) => e.nextAttemptAt);
+    return due.length === 0 ? null : Math.max(this.holdUntil, Math.min(...due));
   }
 
   /**
@@ -150,16 +237,16 @@ export class Outbox<P extends { clientId: string }> {
       const entry = await this.table.get(clientId);
       if (!entry) throw new Error(`No outbox entry ${clientId}`);
       if (entry.state === 'sending') throw new Error('Entry is being sent');
-      await this.table.update(clientId, { payload, state: 'pending', nextAttemptAt: this.now(), lastError: null, fieldErrors: [] });
+      await this.table.update(clientId, { payload, state: 'pending', failures: 0, nextAttemptAt: this.now(), lastError: null, fieldErrors: [] });
     });
   }
 
-  /** Puts a failed or parked entry back in line, due at once. */
+  /** 'Renvoyer': puts an entry back in line, due at once, with its count of server errors reset. */
   async resend(clientId: string): Promise<void> {
     await this.exclusive(async () => {
       const entry = await this.table.get(clientId);
       if (!entry || entry.state === 'sending') return;
-      await this.table.update(clientId, { state: 'pending', nextAttemptAt: this.now() });
+      await this.table.update(clientId, { state: 'pending', failures: 0, nextAttemptAt: this.now() });
     });
   }
 
@@ -173,33 +260,53 @@ export class Outbox<P extends { clientId: string }> {
     await this.exclusive(() => this.table.where('state').equals('sending').modify({ state: 'pending' }));
   }
 
-  /** Sends due entries of `ownerId`, oldest first, one at a time. */
+  /** Sends the due entries of `ownerId`, oldest first, one at a time, each at most once. */
   drain(options: DrainOptions): Promise<DrainReport> {
     return this.exclusive(() => this.lock(() => this.drainLocked(options)));
   }
 
-  private async drainLocked({ ownerId, force = false, includeAuth = false }: DrainOptions): Promise<DrainReport> {
-    const report: DrainReport = { sent: [], failed: [], retryLater: false, authRequired: false };
-    const inLine: OutboxState[] = ['pending', 'sending', 'auth'];
+  private async drainLocked({ ownerId, force = false, ignoreBackoff = false, includeAuth = false }: DrainOptions): Promise<DrainReport> {
+    const report: DrainReport = { sent: [], failed: [], serverErrors: [], retryLater: false, authRequired: false };
+    if (!force && this.holdUntil > this.now()) {
+      report.retryLater = true;
+      return report;
+    }
+    const tried = new Set<string>();
+    // Sent since the server last answered, without an answer: an outage or their own fault,
+    // which only an answer to a later entry tells apart.
+    let unanswered: { entry: OutboxEntry; message: string }[] = [];
     for (;;) {
-      const next = (await this.entries()).find((e) => e.ownerId === ownerId && inLine.includes(e.state));
-      if (!next) return report;
-      // Strict order: an entry parked by a 401 holds back the newer ones until a login (or the
-      // button) sends it; they would only meet the same 401, or overtake it.
-      if (next.state === 'auth' && !includeAuth) return report;
-      // Strict order: an entry waiting for its backoff holds back the newer ones.
-      if (!force && next.state !== 'auth' && next.nextAttemptAt > this.now()) {
-        report.retryLater = true;
-        return report;
-      }
-      const attempts = next.attempts + 1;
-      await this.table.update(next.clientId, { state: 'sending', attempts });
+      // Read again each time: another tab may have added, corrected or discarded entries.
+      const all = await this.entries();
+      const mine = all.filter((e) => e.ownerId === ownerId);
+      // A 401 holds the whole queue: newer entries would only meet the same 401, or overtake it.
+      if (!includeAuth && mine.some((e) => e.state === 'auth')) break;
+      const now = this.now();
+      const next = mine.find(
+        (e) => !tried.has(e.clientId) && isWaiting(e, includeAuth) && (ignoreBackoff || e.state === 'auth' || e.nextAttemptAt <= now) && !blockerOf(e, all),
+      );
+      if (!next) break;
+      tried.add(next.clientId);
+      await this.table.update(next.clientId, { state: 'sending', attempts: next.attempts + 1 });
       let result: SendResult;
       try {
         result = await this.send(next.payload);
       } catch (error) {
-        result = { kind: 'retry', message: error instanceof Error && error.message ? `${NETWORK_ERROR_MESSAGE} (${error.message})` : NETWORK_ERROR_MESSAGE };
+        // Not only Error: a timeout may be a DOMException, which some runtimes do not derive from it.
+        const detail = (error as { message?: unknown } | null)?.message;
+        result = { kind: 'retry', message: typeof detail === 'string' && detail ? `${NETWORK_ERROR_MESSAGE} (${detail})` : NETWORK_ERROR_MESSAGE };
       }
+      if (result.kind === 'retry') {
+        await this.table.update(next.clientId, { state: 'pending', lastError: result.message });
+        unanswered.push({ entry: next, message: result.message });
+        if (unanswered.length >= UNANSWERED_LIMIT) break;
+        continue;
+      }
+      // The server answered: the entries that went unanswered before had a problem of their own.
+      for (const u of unanswered) await this.countFailure(u.entry, u.message, report);
+      unanswered = [];
+      this.outages = 0;
+      this.holdUntil = 0;
       switch (result.kind) {
         case 'sent':
           await this.table.delete(next.clientId);
@@ -213,20 +320,35 @@ export class Outbox<P extends { clientId: string }> {
           await this.table.update(next.clientId, { state: 'failed', lastError: result.message, fieldErrors: [] });
           report.failed.push(next.clientId);
           break;
+        case 'error':
+          await this.countFailure(next, result.message, report);
+          break;
         case 'auth':
           await this.table.update(next.clientId, { state: 'auth', lastError: SESSION_EXPIRED_MESSAGE });
           report.authRequired = true;
           return report;
-        case 'retry':
-          await this.table.update(next.clientId, {
-            state: 'pending',
-            lastError: result.message,
-            nextAttemptAt: this.now() + backoffDelay(attempts, this.backoff),
-          });
-          report.retryLater = true;
-          return report;
       }
     }
+    if (unanswered.length > 0) {
+      // Nothing answered since: the network (or the whole server) is down, not these entries.
+      // The queue waits, longer after each such drain; no entry's try is counted.
+      this.outages++;
+      this.holdUntil = this.now() + jitteredDelay(this.outages, this.random, this.backoff);
+      report.retryLater = true;
+    }
+    return report;
+  }
+
+  /** One more server error for the entry: its own backoff, or 'Erreur serveur' at the limit. */
+  private async countFailure(entry: OutboxEntry, message: string, report: DrainReport) {
+    const failures = (entry.failures ?? 0) + 1;
+    await this.table.update(
+      entry.clientId,
+      failures >= this.maxFailures
+        ? { state: 'error', failures, lastError: message }
+        : { state: 'pending', failures, lastError: message, nextAttemptAt: this.now() + jitteredDelay(failures, this.random, this.backoff) },
+    );
+    report.serverErrors.push(entry.clientId);
   }
 
   /** One outbox operation at a time in this page, so states never interleave. */
@@ -237,11 +359,12 @@ export class Outbox<P extends { clientId: string }> {
   }
 }
 
+/** 'N en attente' / 'N en échec': refused entries and 'Erreur serveur' both wait for the user. */
 export function countEntries(entries: readonly Pick<OutboxEntry, 'state'>[]): OutboxCounts {
   let pending = 0;
   let failed = 0;
   for (const e of entries) {
-    if (e.state === 'failed') failed++;
+    if (e.state === 'failed' || e.state === 'error') failed++;
     else pending++;
   }
   return { pending, failed };

@@ -27,9 +27,15 @@ export async function interpretResponse(response: Response): Promise<SendResult>
     return { kind: 'retry', message: SERVER_ERROR_MESSAGE };
   }
   if (status === 401) return { kind: 'auth' };
-  // Timeouts and throttling are transient, like server errors.
-  if (status === 408 || status === 429 || status >= 500) return { kind: 'retry', message: SERVER_ERROR_MESSAGE };
+  // Timeouts, throttling, a gateway that cannot reach the app, an app without its database:
+  // about the server as a whole, not this entry.
+  if (status === 408 || status === 429 || status === 502 || status === 503 || status === 504) return { kind: 'retry', message: SERVER_ERROR_MESSAGE };
   const body = await readBody(response);
+  // The app answered and failed on this very request: the entry backs off on its own.
+  if (status >= 500) {
+    const reason = typeof body.message === 'string' && body.message ? body.message.slice(0, 300) : GENERIC_REFUSAL;
+    return { kind: 'error', message: `Erreur serveur (${status}) : ${reason}` };
+  }
   const errors = Array.isArray(body.errors) ? body.errors.filter((e) => typeof e?.key === 'string' && typeof e?.error === 'string') : [];
   if (status === 400 && errors.length > 0) {
     return { kind: 'invalid', errors, message: body.message ?? 'Veuillez renseigner les champs obligatoires' };

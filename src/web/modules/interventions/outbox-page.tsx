@@ -1,6 +1,7 @@
 // /admin/envois: every submission still on the phone (site, date, actions, state, last error),
-// with 'Envoyer maintenant', and per entry: resend, correct (reopens the site sheet with the
-// server's errors under the fields) or, after a confirmation, discard.
+// with 'Envoyer maintenant', and per entry: resend (also what an entry the server keeps failing
+// on, 'Erreur serveur', waits for), correct (reopens the site sheet with the server's errors
+// under the fields) or, after a confirmation, discard.
 import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, Card, Center, Group, List, Loader, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
@@ -14,7 +15,8 @@ import { displayBlockValue, type SiteInfos } from '../../../shared/schemas/inter
 import type { TypeAction, TypeActionConstante } from '../../../shared/schemas/reference';
 import { useIsOffline } from '../../offline/connectivity';
 import { useOutboxEntries, type InterventionOutboxEntry } from '../../offline/hooks';
-import { appOutbox, drainNow } from '../../offline/outbox-runner';
+import { appOutbox, drainNow, type DrainReason } from '../../offline/outbox-runner';
+import { blockerOf, MAX_FAILURES } from '../../offline/outbox';
 import { readReference, referenceKeys } from '../../offline/reference-cache';
 import type { OutboxState } from '../../offline/db';
 import { constantesQuery } from './interventions.api';
@@ -28,6 +30,7 @@ const STATE_LABELS: Record<OutboxState, { label: string; color: string }> = {
   sending: { label: 'Envoi en cours', color: 'blue' },
   failed: { label: 'En échec', color: 'red' },
   auth: { label: 'Reconnexion nécessaire', color: 'orange' },
+  error: { label: 'Erreur serveur', color: 'red' },
 };
 
 /** The cells of the sites the entries are about, from the phone's copy (works offline). */
@@ -91,14 +94,17 @@ export function OutboxPage() {
   const [sending, setSending] = useState(false);
   const sites = useCachedSites((entries ?? []).map((e) => e.payload.site));
 
-  const sendNow = async () => {
+  const sendNow = async (reason: DrainReason = 'button') => {
     setSending(true);
     try {
-      const report = await drainNow('button');
+      const report = await drainNow(reason);
       if (!report) return;
       if (report.sent.length > 0) notifications.show({ color: 'green', autoClose: 3000, message: `${report.sent.length} saisie(s) envoyée(s)` });
       if (report.retryLater) notifications.show({ color: 'gray', autoClose: 6000, message: 'Le serveur ne répond pas : nouvel essai automatique dès que possible.' });
       if (report.failed.length > 0) notifications.show({ color: 'red', autoClose: 10_000, message: `${report.failed.length} saisie(s) refusée(s) par le serveur : corrigez-les ou supprimez-les.` });
+      if (report.serverErrors.length > 0) {
+        notifications.show({ color: 'red', autoClose: 10_000, message: `${report.serverErrors.length} saisie(s) en erreur sur le serveur : elles restent sur le téléphone.` });
+      }
     } finally {
       setSending(false);
     }
@@ -106,7 +112,7 @@ export function OutboxPage() {
 
   const resend = async (entry: InterventionOutboxEntry) => {
     await (await appOutbox()).resend(entry.clientId);
-    await sendNow();
+    await sendNow('resend');
   };
 
   const discard = async (entry: InterventionOutboxEntry) => {
@@ -147,6 +153,7 @@ export function OutboxPage() {
             const state = STATE_LABELS[entry.state];
             const own = entry.ownerId === userId;
             const site = sites.get(entry.payload.site);
+            const blocker = entry.state === 'pending' ? blockerOf(entry, entries) : undefined;
             return (
               <Card key={entry.clientId} withBorder component="li" padding="md" aria-label={`${entry.siteLabel}, ${formatParisDateTime(entry.payload.date)}`}>
                 <Stack gap={6}>
@@ -167,9 +174,20 @@ export function OutboxPage() {
                       Saisie de {entry.ownerName || 'un autre compte'} : elle sera envoyée quand ce compte se reconnectera sur ce téléphone.
                     </Text>
                   )}
+                  {blocker && (
+                    <Text size="sm" c="dimmed">
+                      Traite la même demande d’intervention qu’une saisie précédente ({formatParisDateTime(blocker.payload.date)}) : elle sera envoyée
+                      après elle.
+                    </Text>
+                  )}
                   {entry.lastError && (
-                    <Text size="sm" c={entry.state === 'failed' ? 'red' : 'dimmed'}>
+                    <Text size="sm" c={entry.state === 'failed' || entry.state === 'error' ? 'red' : 'dimmed'}>
                       Dernière erreur : {entry.lastError}
+                    </Text>
+                  )}
+                  {entry.state === 'error' && (
+                    <Text size="sm">
+                      Le serveur a échoué {MAX_FAILURES} fois sur cette saisie : elle reste sur le téléphone et n’est plus renvoyée automatiquement.
                     </Text>
                   )}
                   {entry.fieldErrors.length > 0 && (
@@ -185,7 +203,7 @@ export function OutboxPage() {
                         Corriger
                       </Button>
                     )}
-                    {own && (entry.state === 'failed' || entry.state === 'auth') && (
+                    {own && (entry.state === 'failed' || entry.state === 'auth' || entry.state === 'error' || (entry.failures ?? 0) > 0) && (
                       <Button size="xs" variant="light" onClick={() => void resend(entry)} disabled={sending}>
                         Renvoyer
                       </Button>
