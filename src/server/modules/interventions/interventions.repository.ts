@@ -1,11 +1,12 @@
 // SQL of the interventions domain: the site and cells an entry is recorded on, the action
 // catalogue and request rules it is checked against, the idempotent submission write, and the
-// per-site and administrators' lists. Write helpers take the transaction they run in.
-import { sql, type RawBuilder } from 'kysely';
+// per-site and administrators' lists (their SQL is in interventions-admin.repository.ts, which
+// makes them scale with the page). Write helpers take the transaction they run in.
 import type { Db } from '../../db/client.js';
-import { ilikeUnaccent, pageOf } from '../../db/list.js';
+import { pageOf } from '../../db/list.js';
 import type { AdminInterventionListQuery, SiteInterventionListQuery } from '../../../shared/schemas/interventions.js';
 import type { TypeAction } from '../../../shared/schemas/reference.js';
+import { createInterventionsAdminRepository } from './interventions-admin.repository.js';
 
 export const STATUT_SITE_ACTIF = 1;
 export const STATUT_EN_ATTENTE = 3;
@@ -57,58 +58,7 @@ export interface AdminInterventionRecord extends InterventionRecord {
   site: string;
 }
 
-/** The dd/MM/yyyy HH:mm text users see (Europe/Paris), which the date filter matches. */
-const DATE_TEXT = sql<string>`to_char(i.date AT TIME ZONE 'Europe/Paris', 'DD/MM/YYYY HH24:MI')`;
-
-const SORT_EXPR = {
-  date: sql`i.date`,
-  action: sql`f_unaccent(lower(ta.libelle))`,
-  typeBac: sql`f_unaccent(lower(tb.libelle))`,
-  numeroBac: sql`sc.numero`,
-  site: sql`f_unaccent(lower(coalesce(nullif(s.nom, ''), s.code)))`,
-  intervenant: sql`f_unaccent(lower(a.nom || ' ' || coalesce(a.prenom, '')))`,
-} satisfies Record<string, RawBuilder<unknown>>;
-
-type Sortable = keyof typeof SORT_EXPR;
-
 export function createInterventionsRepository(db: Db) {
-  /**
-   * Interventions joined with what their rows show: action, cell, constant label, destination,
-   * site and author. Public rows simply do not select the author's columns.
-   */
-  function baseRows() {
-    return db
-      .selectFrom('intervention as i')
-      .innerJoin('type_action as ta', 'ta.id', 'i.type_action_id')
-      .innerJoin('site_composteur as sc', 'sc.id', 'i.site_composteur_id')
-      .innerJoin('type_bac as tb', 'tb.id', 'sc.type_bac_id')
-      .innerJoin('site as s', 's.id', 'i.site_id')
-      .innerJoin('account as a', 'a.id', 'i.intervenant_id')
-      .leftJoin('type_action_constante as tac', (j) => j.onRef('tac.id_action', '=', 'i.type_action_id').onRef('tac.id_constante', '=', 'i.valeur_constante'))
-      .leftJoin('site_composteur as dest', 'dest.id', 'i.bac_destination_id');
-  }
-
-  const RECORD_COLUMNS = [
-    'i.id',
-    'i.date',
-    'i.type_action_id as idAction',
-    'ta.libelle as typeAction',
-    'tb.libelle as typeBac',
-    'tb.id as idTypeBac',
-    'sc.numero as numeroBac',
-    'i.valeur_nombre as valeurNombre',
-    'tac.constante as constante',
-    'i.valeur_texte as valeurTexte',
-    'dest.numero as destinationNumeroBac',
-    'i.observations',
-  ] as const;
-
-  /** Ties broken by date then id so paging is stable. */
-  function orderBy(sort: { name: Sortable; direction: 'asc' | 'desc' }) {
-    const dir = sort.direction === 'desc' ? sql`DESC` : sql`ASC`;
-    return sql`${SORT_EXPR[sort.name]} ${dir} NULLS LAST, i.date ${dir}, i.id ${dir}`;
-  }
-
   return {
     /** Runs fn in one transaction; build a repository on the given connection to use it. */
     transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
@@ -233,44 +183,26 @@ export function createInterventionsRepository(db: Db) {
         .execute();
     },
 
+    /** The public per-site table (its answer shape is the field screens'). */
     async listBySite(siteId: number, query: SiteInterventionListQuery): Promise<{ count: number; rows: InterventionRecord[] }> {
-      let q = baseRows().where('i.site_id', '=', siteId);
       const f = query.filter;
-      if (f.date) q = q.where(ilikeUnaccent(DATE_TEXT, f.date));
-      if (f.action !== undefined) q = q.where('i.type_action_id', '=', f.action);
-      if (f.typeBac !== undefined) q = q.where('sc.type_bac_id', '=', f.typeBac);
-      if (f.numeroBac !== undefined) q = q.where('sc.numero', '=', f.numeroBac);
-      const { limit, offset } = pageOf(query);
-      const [count, rows] = await Promise.all([
-        q.select(sql<number>`count(*)::int`.as('count')).executeTakeFirstOrThrow(),
-        q.select(RECORD_COLUMNS).orderBy(orderBy(query.sort)).limit(limit).offset(offset).execute(),
-      ]);
-      return { count: count.count, rows };
+      const { count, rows } = await createInterventionsAdminRepository(db).list(
+        { siteId, date: f.date, action: f.action, typeBac: f.typeBac, numeroBac: f.numeroBac },
+        query.sort,
+        pageOf(query),
+      );
+      return { count, rows: rows.map((r) => ({ ...r, valeurNombre: r.valeurNombre === null ? null : Number(r.valeurNombre) })) };
     },
 
+    /** Kept for interventions.service.ts; the admin routes use interventions-admin.service.ts. */
     async adminList(query: AdminInterventionListQuery): Promise<{ count: number; rows: AdminInterventionRecord[] }> {
-      let q = baseRows();
       const f = query.filter;
-      if (query.id !== undefined) q = q.where('i.site_id', '=', query.id);
-      if (f.site !== undefined) q = q.where('i.site_id', '=', f.site);
-      if (f.date) q = q.where(ilikeUnaccent(DATE_TEXT, f.date));
-      if (f.action !== undefined) q = q.where('i.type_action_id', '=', f.action);
-      const { limit, offset } = pageOf(query);
-      const [count, rows] = await Promise.all([
-        q.select(sql<number>`count(*)::int`.as('count')).executeTakeFirstOrThrow(),
-        q
-          .select(RECORD_COLUMNS)
-          .select([
-            sql<string>`trim(a.nom || ' ' || coalesce(a.prenom, ''))`.as('intervenant'),
-            's.id as idSite',
-            sql<string>`coalesce(nullif(s.nom, ''), s.code)`.as('site'),
-          ])
-          .orderBy(orderBy(query.sort))
-          .limit(limit)
-          .offset(offset)
-          .execute(),
-      ]);
-      return { count: count.count, rows };
+      const { count, rows } = await createInterventionsAdminRepository(db).list(
+        { siteId: query.id ?? f.site, date: f.date, action: f.action },
+        query.sort,
+        pageOf(query),
+      );
+      return { count, rows: rows.map((r) => ({ ...r, valeurNombre: r.valeurNombre === null ? null : Number(r.valeurNombre) })) };
     },
   };
 }

@@ -1,0 +1,135 @@
+// Interventions administration (spec.md "Interventions administration", section 7
+// "Interventions"): the global and per-site lists, one intervention with its site and last
+// change, the edit of its one block, the delete, and the export. The block's rules are those
+// of the add route (intervention-rules.ts), keyed the same way (values0.observations...).
+import { z } from 'zod';
+import { decimalFilterSchema, idSchema, plainString } from './common.js';
+import { interventionBlockSchema, INTERVENTION_MESSAGES } from './interventions.js';
+import { listQuerySchema } from './list.js';
+
+export const INTERVENTION_ADMIN_MESSAGES = {
+  notFound: 'Intervention introuvable',
+  updated: 'Intervention modifiée',
+  deleted: 'Intervention supprimée',
+  deletedWithDemande: "Intervention et demande d'intervention liée supprimées",
+  lockedUpdate: 'Impossible de modifier car liée à une autre intervention',
+  lockedDelete: 'Impossible à supprimer car liée à une autre intervention',
+  /** Banner of the edit dialog (spec.md section 8). */
+  required: 'Veuillez remplir les champs obligatoires',
+} as const;
+
+/** Above this many rows a filtered global count stops and the table says 'plus de 10 000'. */
+export const COUNT_CAP = 10_000;
+
+export const INTERVENTION_SORT_FIELDS = ['date', 'site', 'intervenant', 'action', 'typeBac', 'numeroBac'] as const;
+export type InterventionSortField = (typeof INTERVENTION_SORT_FIELDS)[number];
+
+/** Date tables default to the most recent first, unlike the ascending default of other lists. */
+function newestFirst(raw: unknown): unknown {
+  if (raw && typeof raw === 'object' && !('sort' in raw)) return { ...raw, sort: { name: 'date', direction: 'desc' } };
+  return raw;
+}
+
+/** The date filter as typed in the table: part of the dd/MM/yyyy HH:mm text ('12/0', '2026', '14:3'). */
+export const dateFilterTermSchema = plainString({ error: 'Filtre invalide' }).max(20, { error: 'Filtre invalide' });
+
+export const interventionAdminListQuerySchema = z.preprocess(
+  newestFirst,
+  listQuerySchema({
+    sortFields: INTERVENTION_SORT_FIELDS,
+    defaultSort: 'date',
+    filters: { date: dateFilterTermSchema, action: decimalFilterSchema(), site: decimalFilterSchema() },
+  }).extend({
+    /** Site id: the per-site dialog of the sites screen; absent: the global list. */
+    id: decimalFilterSchema().optional(),
+  }),
+);
+export type InterventionAdminListQuery = z.infer<typeof interventionAdminListQuerySchema>;
+
+/** Row of the administrators' lists (per site and global). */
+export const interventionAdminRowSchema = z.object({
+  id: z.number(),
+  /** ISO 8601. */
+  date: z.string(),
+  /** 'NOM Prénom' of who recorded it. */
+  intervenant: z.string(),
+  typeBac: z.string(),
+  idTypeBac: z.number(),
+  numeroBac: z.number(),
+  idSiteComposteur: z.number(),
+  typeAction: z.string(),
+  idAction: z.number(),
+  /** Displayed value (spec.md section 9). */
+  valeur: z.string(),
+  observations: z.string().nullable(),
+  /** The site's name, or its code when it has none. */
+  site: z.string(),
+  idSite: z.number(),
+  /** 'Modifiée par': agent and date of the last change, or null. */
+  modificationAgent: z.string().nullable(),
+  modifiedAt: z.string().nullable(),
+  /** Result of a processed request, or trigger of a request already processed: no edit, no delete. */
+  locked: z.boolean(),
+  /** Trigger of a request still pending (3 or 4): deleting it deletes the request too. */
+  pendingDemande: z.boolean(),
+});
+export type InterventionAdminRow = z.infer<typeof interventionAdminRowSchema>;
+
+export const interventionAdminListSchema = z.object({
+  count: z.number(),
+  /** true when count is COUNT_CAP and more rows match (a filtered global list is not counted further). */
+  countCapped: z.boolean(),
+  interventions: z.array(interventionAdminRowSchema),
+});
+export type InterventionAdminList = z.infer<typeof interventionAdminListSchema>;
+
+/** GET /api/admin/intervention/get/{id}: the intervention, its stored value, its site and cells, its last change. */
+export const interventionDetailSchema = z.object({
+  intervention: interventionAdminRowSchema.extend({
+    /** The value as the field form holds it: a number, a constant id, a text, or null. */
+    valeurSaisie: z.union([z.number(), z.string()]).nullable(),
+    bacDestination: z.number().nullable(),
+  }),
+  site: z.object({
+    id: z.number(),
+    code: z.string(),
+    nom: z.string().nullable(),
+    adresse: z.string(),
+    ville: z.string(),
+    /** Every cell of the site (inactive ones flagged) for the cell select. */
+    siteComposteurs: z.array(z.object({ id: z.number(), numero: z.number(), typeBac: z.number(), libelleTypeBac: z.string(), actif: z.boolean() })),
+  }),
+  lastChange: z
+    .object({ agent: z.string(), at: z.string(), action: z.enum(['update', 'delete']) })
+    .nullable(),
+});
+export type InterventionDetail = z.infer<typeof interventionDetailSchema>;
+
+/**
+ * PUT /api/admin/intervention/update/{id}: the date and the one block (values[0]), as the add
+ * route. A future date is refused by the service with the catalogue checks, so that all the
+ * errors come back at once.
+ */
+export const interventionUpdateSchema = z.object({
+  date: z
+    .string({ error: INTERVENTION_MESSAGES.dateRequired })
+    .min(1, { error: INTERVENTION_MESSAGES.dateRequired })
+    .pipe(z.iso.datetime({ offset: true, error: INTERVENTION_MESSAGES.dateInvalid })),
+  values: z
+    .array(interventionBlockSchema.omit({ demandeIntervention: true }), { error: INTERVENTION_MESSAGES.blocksMin })
+    .length(1, { error: 'Une seule action par intervention' }),
+});
+export type InterventionUpdate = z.infer<typeof interventionUpdateSchema>;
+export type InterventionUpdateInput = z.input<typeof interventionUpdateSchema>;
+
+export const interventionUpdatedSchema = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  /** Requests cancelled and raised by the rules because the action or value changed. */
+  demandesAnnulees: z.array(z.number()),
+  demandesCreees: z.array(z.number()),
+});
+
+export const interventionDeletedSchema = z.object({ status: z.literal('success'), message: z.string(), demandeSupprimee: z.number().nullable() });
+
+export const interventionIdSchema = idSchema();

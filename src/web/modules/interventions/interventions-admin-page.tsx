@@ -1,0 +1,186 @@
+// /admin/interventions (spec.md "Interventions administration"): the 'Interventions' table of
+// the whole field log on the shared server-side table, its filters (Site and Action dropdowns,
+// Date as text), the CSV export, and the edit and delete buttons of the roles that may use them.
+// A locked intervention (linked to another through a request) keeps disabled buttons whose
+// tooltip says why.
+import { useState } from 'react';
+import { ActionIcon, Alert, Button, Stack, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { IconDownload, IconPencil, IconTrash } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { typeActionsQuery } from '../../app/bootstrap.api';
+import { useSessionStore } from '../../app/session-store';
+import { DataTable, type ListColumn } from '../../components/data-table';
+import { useListQuery } from '../../components/use-list-query';
+import { readFailure } from '../../lib/api';
+import { notifyError, notifySuccess } from '../../lib/notify';
+import { formatParisDateTime } from '../../../shared/dates';
+import { can } from '../../../shared/permissions';
+import { COUNT_CAP, INTERVENTION_ADMIN_MESSAGES, type InterventionAdminRow } from '../../../shared/schemas/interventions-admin';
+import { InterventionEditDialog } from './intervention-edit-dialog';
+import { INTERVENTIONS_LIST_URL, deleteIntervention, exportInterventions, interventionsAdminKeys, siteOptionsQuery } from './interventions-admin.api';
+
+type InterventionFilter = { date?: string; site?: string; action?: string };
+
+export const DELETE_TEXT = {
+  plain: 'Etes-vous sûr de vouloir supprimer cette intervention ? Cette action est irréversible.',
+  withDemande:
+    "Cette intervention a déclenché une demande d'intervention encore en attente : la demande sera également supprimée. Cette action est irréversible.",
+} as const;
+
+/** A button that stays focusable and announced when locked, so its tooltip can say why. */
+function RowButton({ label, lockedLabel, locked, onClick, icon, color }: { label: string; lockedLabel: string; locked: boolean; onClick: () => void; icon: React.ReactNode; color?: string }) {
+  return (
+    <Tooltip label={locked ? lockedLabel : label} withArrow>
+      <ActionIcon
+        variant="subtle"
+        color={color}
+        aria-label={locked ? lockedLabel : label}
+        aria-disabled={locked || undefined}
+        data-disabled={locked || undefined}
+        onClick={(e) => {
+          if (locked) e.preventDefault();
+          else onClick();
+        }}
+      >
+        {icon}
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+export function InterventionsAdminPage() {
+  const roles = useSessionStore((s) => s.roles);
+  const canEdit = can(roles, 'intervention.update');
+  const canDelete = can(roles, 'intervention.delete');
+  const queryClient = useQueryClient();
+  const sites = useQuery(siteOptionsQuery());
+  const actions = useQuery(typeActionsQuery());
+  const list = useListQuery<InterventionAdminRow, InterventionFilter>({
+    queryKey: interventionsAdminKeys.list,
+    url: INTERVENTIONS_LIST_URL,
+    listKey: 'interventions',
+    defaultSort: { name: 'date', direction: 'desc' },
+  });
+  const [editing, setEditing] = useState<number | null>(null);
+  const [exporting, setExporting] = useState(false);
+
+  const reload = () => void queryClient.invalidateQueries({ queryKey: interventionsAdminKeys.all });
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      await exportInterventions(list.queryString);
+    } catch (e) {
+      const failure = await readFailure(e);
+      if (failure.status !== 401 && failure.status !== 403) notifyError('Une erreur est survenue');
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const remove = async (row: InterventionAdminRow) => {
+    try {
+      const answer = await deleteIntervention(row.id);
+      notifySuccess(answer.message);
+      reload();
+    } catch (e) {
+      const failure = await readFailure(e);
+      // spec.md section 8: the server's message when it gives one (404, 409), nothing otherwise.
+      if (failure.status !== 401 && failure.status !== 403 && failure.message) notifyError(failure.message);
+      reload();
+    }
+  };
+
+  const confirmDelete = (row: InterventionAdminRow) =>
+    modals.openConfirmModal({
+      title: 'Supprimer ?',
+      children: <Text size="sm">{row.pendingDemande ? DELETE_TEXT.withDemande : DELETE_TEXT.plain}</Text>,
+      labels: { confirm: 'Supprimer', cancel: 'Annuler' },
+      confirmProps: { color: 'red' },
+      closeButtonProps: { 'aria-label': 'Fermer' },
+      onConfirm: () => void remove(row),
+    });
+
+  const siteOptions = (sites.data ?? []).map((s) => ({ value: String(s.id), label: s.nom ? `${s.nom} (${s.code})` : s.code }));
+  const actionOptions = (actions.data ?? []).map((a) => ({ value: String(a.id), label: a.libelle }));
+
+  const columns: ListColumn<InterventionAdminRow>[] = [
+    {
+      accessor: 'date',
+      title: 'Date',
+      sortable: true,
+      render: (r) => formatParisDateTime(r.date),
+      filterBy: { type: 'text', name: 'date', placeholder: 'jj/mm/aaaa hh:mm' },
+    },
+    { accessor: 'site', title: 'Site', sortable: true, filterBy: { type: 'select', name: 'site', options: siteOptions } },
+    { accessor: 'intervenant', title: 'Intervenant', sortable: true },
+    { accessor: 'typeBac', title: 'Type Cellule', sortable: true },
+    { accessor: 'numeroBac', title: 'N° Cellule', sortable: true },
+    { accessor: 'typeAction', title: 'Action', sortable: true, sortKey: 'action', filterBy: { type: 'select', name: 'action', options: actionOptions } },
+    { accessor: 'valeur', title: 'Valeur' },
+    { accessor: 'observations', title: 'Observations' },
+    {
+      accessor: 'modificationAgent',
+      title: 'Modifiée par',
+      render: (r) => (r.modificationAgent ? `${r.modificationAgent} le ${formatParisDateTime(r.modifiedAt)}` : ''),
+    },
+  ];
+  if (canEdit)
+    columns.push({
+      accessor: 'edit',
+      title: <VisuallyHidden>Modifier</VisuallyHidden>,
+      render: (r) => (
+        <RowButton label="Modifier" lockedLabel={INTERVENTION_ADMIN_MESSAGES.lockedUpdate} locked={r.locked} onClick={() => setEditing(r.id)} icon={<IconPencil size={18} aria-hidden />} />
+      ),
+    });
+  if (canDelete)
+    columns.push({
+      accessor: 'delete',
+      title: <VisuallyHidden>Supprimer</VisuallyHidden>,
+      render: (r) => (
+        <RowButton
+          label="Supprimer"
+          lockedLabel={INTERVENTION_ADMIN_MESSAGES.lockedDelete}
+          locked={r.locked}
+          color="red"
+          onClick={() => confirmDelete(r)}
+          icon={<IconTrash size={18} aria-hidden />}
+        />
+      ),
+    });
+
+  // The server stops counting a filtered list at COUNT_CAP rows (issue 13): say so.
+  const capped = list.query.data !== undefined && list.count >= COUNT_CAP;
+
+  return (
+    <Stack p="md" gap="sm">
+      <DataTable
+        title="Interventions"
+        list={list}
+        columns={columns}
+        searchable={false}
+        ariaLabel="Interventions"
+        toolbar={
+          <Button leftSection={<IconDownload size={16} aria-hidden />} variant="default" loading={exporting} onClick={() => void exportCsv()}>
+            Exporter en CSV
+          </Button>
+        }
+      />
+      {capped && (
+        <Alert color="blue" role="status">
+          Plus de 10 000 interventions correspondent : seules les 10 000 premières sont paginées. Précisez les filtres pour réduire la liste (l'export
+          CSV les contient toutes).
+        </Alert>
+      )}
+      <InterventionEditDialog
+        id={editing}
+        onClose={() => setEditing(null)}
+        onSaved={() => {
+          setEditing(null);
+          reload();
+        }}
+      />
+    </Stack>
+  );
+}

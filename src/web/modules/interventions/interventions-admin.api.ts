@@ -1,0 +1,59 @@
+// Query keys, queries and calls of the interventions administration (/admin/interventions):
+// the global list (through useListQuery), one intervention, its correction and deletion, the
+// CSV export, and the options of the Site filter.
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../lib/api';
+import type { ActiveSite } from '../../../shared/schemas/site-choice';
+import type { InterventionDetail, InterventionUpdateInput } from '../../../shared/schemas/interventions-admin';
+
+export const interventionsAdminKeys = {
+  all: ['interventions', 'admin'] as const,
+  list: ['interventions', 'admin', 'list'] as const,
+  detail: (id: number) => ['interventions', 'admin', 'detail', id] as const,
+  sites: ['interventions', 'admin', 'sites'] as const,
+};
+
+export const INTERVENTIONS_LIST_URL = 'admin/intervention/get/list/by/filters';
+
+export const interventionDetailQuery = (id: number) =>
+  queryOptions({
+    queryKey: interventionsAdminKeys.detail(id),
+    queryFn: () => api.get(`admin/intervention/get/${id}`).json<InterventionDetail>(),
+    staleTime: 0,
+    retry: false,
+  });
+
+/** Options of the Site filter: the active sites (the only ones that receive interventions). */
+export const siteOptionsQuery = () =>
+  queryOptions({
+    queryKey: interventionsAdminKeys.sites,
+    queryFn: () => api.get('admin/site/get/all/actif').json<ActiveSite[]>(),
+    staleTime: 60_000,
+  });
+
+export interface UpdateAnswer {
+  status: 'success';
+  message: string;
+  demandesAnnulees: number[];
+  demandesCreees: number[];
+}
+
+export const updateIntervention = (id: number, body: InterventionUpdateInput) =>
+  api.put(`admin/intervention/update/${id}`, { json: body }).json<UpdateAnswer>();
+
+export const deleteIntervention = (id: number) =>
+  api.put(`admin/intervention/delete/${id}`).json<{ status: 'success'; message: string; demandeSupprimee: number | null }>();
+
+/** Downloads the CSV of the list's current filters and sort as export.csv. */
+export async function exportInterventions(queryString: string) {
+  const blob = await api.get('admin/intervention/export', { searchParams: queryString, timeout: 300_000 }).blob();
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = 'export.csv';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  // The browser has taken the file once click() returns; a short delay spares slow engines.
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

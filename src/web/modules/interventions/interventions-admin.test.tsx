@@ -1,0 +1,188 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { loggedAs, mockApi, renderApp, reply } from '../../app/test-utils';
+import type { InterventionAdminRow, InterventionDetail } from '../../../shared/schemas/interventions-admin';
+import { interventionsAdminRoutes } from './interventions-admin.routes';
+
+const row = (o: Partial<InterventionAdminRow>): InterventionAdminRow => ({
+  id: 1,
+  date: '2026-01-10T13:05:00.000Z',
+  intervenant: 'DURAND Alice',
+  typeBac: 'Apport',
+  idTypeBac: 1,
+  numeroBac: 1,
+  idSiteComposteur: 11,
+  typeAction: 'Température',
+  idAction: 6,
+  valeur: '55 °C',
+  observations: null,
+  site: 'Épinette',
+  idSite: 3,
+  modificationAgent: null,
+  modifiedAt: null,
+  locked: false,
+  pendingDemande: false,
+  ...o,
+});
+
+const ROWS = [
+  row({}),
+  row({ id: 2, typeAction: 'Réparation à effectuer', idAction: 18, valeur: 'Trappe bloquée', pendingDemande: true, modificationAgent: 'LEROY Paul', modifiedAt: '2026-01-11T08:00:00.000Z' }),
+  row({ id: 3, typeAction: 'Réparation effectuée', idAction: 14, valeur: 'Trappe réparée', locked: true }),
+];
+
+const TYPE_ACTIONS = [
+  { id: 6, libelle: 'Température', valeur: true, valueKind: 'temperature', typeBac: [1, 3], aConstantes: false, constantes: [] },
+  { id: 13, libelle: 'Autre intervention', valeur: false, valueKind: 'none', typeBac: [1, 2, 3], aConstantes: false, constantes: [] },
+  { id: 18, libelle: 'Réparation à effectuer', valeur: true, valueKind: 'text', typeBac: [1, 2, 3], aConstantes: false, constantes: [] },
+];
+
+const DETAIL: InterventionDetail = {
+  intervention: { ...row({}), valeurSaisie: 55, bacDestination: null },
+  site: {
+    id: 3,
+    code: 'QUA003',
+    nom: 'Épinette',
+    adresse: 'Rue de Siam',
+    ville: 'Brest',
+    siteComposteurs: [{ id: 11, numero: 1, typeBac: 1, libelleTypeBac: 'Apport', actif: true }],
+  },
+  lastChange: { agent: 'LEROY Paul', at: '2026-01-11T08:00:00.000Z', action: 'update' },
+};
+
+function mockScreen(roles: string[], extra: Parameters<typeof mockApi>[0] = {}) {
+  return mockApi({
+    'GET /api/logged': loggedAs(roles),
+    'GET /api/admin/intervention/get/list/by/filters': reply(200, { count: 3, countCapped: false, interventions: ROWS }),
+    'GET /api/typeAction/get/all': reply(200, TYPE_ACTIONS),
+    'GET /api/typeActionConstante/get/all': reply(200, []),
+    'GET /api/admin/site/get/all/actif': reply(200, [{ id: 3, code: 'QUA003', nom: 'Épinette', adresse: 'Rue de Siam', numero: '1', ville: 'Brest', cp: '29200' }]),
+    'GET /api/admin/intervention/get/1': reply(200, DETAIL),
+    ...extra,
+  });
+}
+
+const originalMatchMedia = window.matchMedia;
+beforeAll(() => {
+  Element.prototype.scrollTo ??= function scrollTo() {};
+  if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { configurable: true, value: { addEventListener() {}, removeEventListener() {} } });
+  window.matchMedia = (query: string) => ({ ...originalMatchMedia(query), matches: query.trim() === '' }) as MediaQueryList;
+});
+afterAll(() => {
+  window.matchMedia = originalMatchMedia;
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const FULL = ['ROLE_ADMIN_SITE', 'ROLE_ADMIN_UPDATE', 'ROLE_ADMIN_DELETE'];
+
+describe('interventions administration screen', () => {
+  it('shows the columns of the spec, newest first by 20, without edit or delete for ROLE_ADMIN alone', async () => {
+    const api = mockScreen(['ROLE_ADMIN']);
+    renderApp('/admin/interventions', { loggedRoutes: interventionsAdminRoutes });
+    const table = await screen.findByRole('table', { name: 'Interventions' }, { timeout: 10_000 });
+    await within(table).findByText('55 °C', {}, { timeout: 5000 });
+    const headers = [...table.querySelectorAll('thead th')].map((h) => h.textContent?.trim());
+    expect(headers).toEqual(['Date', 'Site', 'Intervenant', 'Type Cellule', 'N° Cellule', 'Action', 'Valeur', 'Observations', 'Modifiée par']);
+    const call = api.callsTo('GET', '/api/admin/intervention/get/list/by/filters')[0];
+    expect(decodeURIComponent(call.path)).toContain('rowsPerPage=20&sort[name]=date&sort[direction]=desc');
+    // 13:05 UTC in January is 14:05 in Paris.
+    expect(within(table).getAllByText('10/01/2026 14:05')).toHaveLength(3);
+    expect(within(table).getByText('LEROY Paul le 11/01/2026 09:00')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Modifier' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Supprimer' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Exporter en CSV' })).toBeInTheDocument();
+  }, 40_000);
+
+  it('disables the buttons of a locked intervention and says why', async () => {
+    mockScreen(FULL);
+    renderApp('/admin/interventions', { loggedRoutes: interventionsAdminRoutes });
+    await screen.findByText('Trappe réparée', {}, { timeout: 10_000 });
+    expect(screen.getAllByRole('button', { name: 'Modifier' })).toHaveLength(2);
+    const lockedEdit = screen.getByRole('button', { name: 'Impossible de modifier car liée à une autre intervention' });
+    const lockedDelete = screen.getByRole('button', { name: 'Impossible à supprimer car liée à une autre intervention' });
+    expect(lockedEdit).toHaveAttribute('aria-disabled', 'true');
+    expect(lockedDelete).toHaveAttribute('aria-disabled', 'true');
+  }, 40_000);
+
+  it('warns that the pending request goes too, then shows the server message', async () => {
+    const api = mockScreen(FULL, {
+      'PUT /api/admin/intervention/delete/2': reply(200, { status: 'success', message: "Intervention et demande d'intervention liée supprimées", demandeSupprimee: 9 }),
+    });
+    renderApp('/admin/interventions', { loggedRoutes: interventionsAdminRoutes });
+    await screen.findByText('Trappe bloquée', {}, { timeout: 10_000 });
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getAllByRole('button', { name: 'Supprimer' })[1]);
+    const dialog = await screen.findByRole('dialog', { name: 'Supprimer ?' });
+    expect(dialog).toHaveTextContent("demande d'intervention encore en attente : la demande sera également supprimée");
+    expect(dialog).toHaveTextContent('irréversible');
+    await user.click(within(dialog).getByRole('button', { name: 'Supprimer' }));
+    expect(await screen.findByText("Intervention et demande d'intervention liée supprimées")).toBeInTheDocument();
+    expect(api.callsTo('PUT', '/api/admin/intervention/delete/2')).toHaveLength(1);
+  }, 40_000);
+
+  it('plainly confirms the delete of an intervention without request, and shows a refusal', async () => {
+    mockScreen(FULL, {
+      'PUT /api/admin/intervention/delete/1': reply(409, { status: 'error', message: 'Impossible à supprimer car liée à une autre intervention' }),
+    });
+    renderApp('/admin/interventions', { loggedRoutes: interventionsAdminRoutes });
+    await screen.findByText('55 °C', {}, { timeout: 10_000 });
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getAllByRole('button', { name: 'Supprimer' })[0]);
+    const dialog = await screen.findByRole('dialog', { name: 'Supprimer ?' });
+    expect(dialog).toHaveTextContent('Etes-vous sûr de vouloir supprimer cette intervention ? Cette action est irréversible.');
+    await user.click(within(dialog).getByRole('button', { name: 'Supprimer' }));
+    expect(await screen.findByText('Impossible à supprimer car liée à une autre intervention')).toBeInTheDocument();
+  }, 40_000);
+
+  it('corrects a temperature in the edit dialog, with the last change shown and the server errors under the fields', async () => {
+    let attempt = 0;
+    const api = mockScreen(FULL, {
+      'PUT /api/admin/intervention/update/1': () =>
+        ++attempt === 1
+          ? reply(400, {
+              status: 'error',
+              message: 'Veuillez remplir les champs obligatoires',
+              errors: [{ key: 'values0.valeur', error: 'La température doit être comprise entre -20 et 90 °C' }],
+            })
+          : reply(200, { status: 'success', message: 'Intervention modifiée', demandesAnnulees: [], demandesCreees: [] }),
+    });
+    renderApp('/admin/interventions', { loggedRoutes: interventionsAdminRoutes });
+    await screen.findByText('55 °C', {}, { timeout: 10_000 });
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getAllByRole('button', { name: 'Modifier' })[0]);
+    const dialog = await screen.findByRole('dialog', { name: "Modifier l'intervention" });
+    expect(await within(dialog).findByText('Modifiée par LEROY Paul le 11/01/2026 09:00')).toBeInTheDocument();
+    const temperature = await within(dialog).findByRole('textbox', { name: /Température/ });
+    expect(temperature).toHaveValue('55');
+    await user.clear(temperature);
+    await user.type(temperature, '42,5');
+    await user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Veuillez remplir les champs obligatoires');
+    expect(within(dialog).getByText('La température doit être comprise entre -20 et 90 °C')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    expect(await screen.findByText('Intervention modifiée')).toBeInTheDocument();
+    const sent = api.callsTo('PUT', '/api/admin/intervention/update/1').at(-1)!.body as { date: string; values: unknown[] };
+    expect(sent.values).toEqual([{ composteur: 11, action: 6, valeur: 42.5, bacDestination: null, observations: null }]);
+    expect(sent.date).toBe('2026-01-10T13:05:00.000Z');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: "Modifier l'intervention" })).toBeNull());
+  }, 40_000);
+
+  it('refuses an empty required field without calling the server', async () => {
+    const api = mockScreen(FULL);
+    renderApp('/admin/interventions', { loggedRoutes: interventionsAdminRoutes });
+    await screen.findByText('55 °C', {}, { timeout: 10_000 });
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getAllByRole('button', { name: 'Modifier' })[0]);
+    const dialog = await screen.findByRole('dialog', { name: "Modifier l'intervention" });
+    const temperature = await within(dialog).findByRole('textbox', { name: /Température/ });
+    await user.clear(temperature);
+    await user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Veuillez remplir les champs obligatoires');
+    expect(within(dialog).getByText('Veuillez renseigner une température')).toBeInTheDocument();
+    expect(api.callsTo('PUT', '/api/admin/intervention/update/1')).toHaveLength(0);
+  }, 40_000);
+});
