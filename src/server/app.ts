@@ -5,7 +5,7 @@ import qs from 'qs';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import helmet from '@fastify/helmet';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppDeps } from './deps.js';
+import type { AppConfig, AppDeps } from './deps.js';
 import errorsPlugin from './plugins/errors.js';
 import authPlugin from './plugins/auth.js';
 import webPlugin from './plugins/web.js';
@@ -15,10 +15,26 @@ export type { AppConfig, AppDeps } from './deps.js';
 
 export type App = FastifyInstance;
 
+/**
+ * Fastify's trustProxy for TRUST_PROXY: a hop count trusts that many addresses from the
+ * socket's end of the chain (Fastify itself ignores a number, on purpose: it is only safe
+ * when nobody can reach the server except through those proxies, as the README says).
+ */
+export function trustProxyOption(value: AppConfig['TRUST_PROXY']): FastifyServerOptions['trustProxy'] {
+  if (typeof value === 'number') return (_address: string, hop: number) => hop < value;
+  return value ?? false;
+}
+
 export async function createApp(deps: AppDeps, fastifyOptions: FastifyServerOptions = {}): Promise<FastifyInstance> {
+  // Over https (PUBLIC_URL), browsers are told to stay on https; over plain http (a phone on
+  // the LAN) these headers would send them to an https server that does not exist.
+  const https = deps.config.publicUrl.startsWith('https://');
+  const trustProxy = trustProxyOption(deps.config.TRUST_PROXY);
   const app = Fastify({
     logger: false,
-    trustProxy: true,
+    // X-Forwarded-For is believed only from the proxies TRUST_PROXY names: from anyone else it
+    // would let a client pick the address the per-address limits count.
+    trustProxy,
     bodyLimit: 2 * 1024 * 1024,
     // Bracket-style arrays and objects: filter[ville][]=A, sort[name]=nom.
     routerOptions: { querystringParser: (str: string) => qs.parse(str, { depth: 3, arrayLimit: 200, parameterLimit: 500 }) as Record<string, unknown> },
@@ -42,9 +58,17 @@ export async function createApp(deps: AppDeps, fastifyOptions: FastifyServerOpti
         connectSrc: ["'self'"],
         workerSrc: ["'self'"],
         manifestSrc: ["'self'"],
+        upgradeInsecureRequests: https ? [] : null,
       },
     },
+    hsts: https ? { maxAge: 180 * 24 * 3600, includeSubDomains: false } : false,
     crossOriginEmbedderPolicy: false,
+  });
+  // API answers carry personal data (user lists, e-mails, phones) and change with every
+  // write: no browser or proxy cache may keep them.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.url === '/api' || request.url.startsWith('/api/') || request.url.startsWith('/api?')) reply.header('cache-control', 'no-store');
+    return payload;
   });
   await app.register(errorsPlugin, { spaIndex: deps.config.webDir ? path.join(deps.config.webDir, 'index.html') : undefined });
   await app.register(authPlugin, { db: deps.db, secureCookies: deps.config.secureCookies, publicUrl: deps.config.publicUrl });

@@ -88,6 +88,24 @@ describe('configuration from the environment', () => {
     expect(lines.slice(1).map((l) => l.split(':')[0].trim()).sort()).toEqual(['PUBLIC_URL', 'TERRITORY']);
   });
 
+  describe('proxies (TRUST_PROXY)', () => {
+    it('trusts no proxy by default, nor with 0', () => {
+      expect(loadConfig({}).TRUST_PROXY).toBe(false);
+      expect(loadConfig({ TRUST_PROXY: '0' }).TRUST_PROXY).toBe(false);
+    });
+
+    it('reads a number of proxies, or a list of addresses and networks', () => {
+      expect(loadConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+      expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1,fd00::/8,loopback' }).TRUST_PROXY).toEqual(['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8', 'loopback']);
+    });
+
+    it('stops on anything else, "true" included (it would let any client choose its address)', () => {
+      for (const TRUST_PROXY of ['true', 'oui', '10.0.0.0/33', '10.0.0.1/8/2', 'proxy.local', '300.1.1.1']) {
+        expect(failure({ TRUST_PROXY })).toContain('TRUST_PROXY doit être un nombre de proxys devant le serveur (ex. 1) ou une liste d’adresses ou de réseaux de proxys séparés par des virgules');
+      }
+    });
+  });
+
   describe('port and address checks', () => {
     it('stops on a PORT that is not a port number with a French message', () => {
       for (const PORT of ['abc', '70000', '3000.5', '-1']) {
@@ -109,7 +127,7 @@ describe('configuration from the environment', () => {
   describe('every other variable', () => {
     it('reads blank values of every variable as their defaults', () => {
       const blank = Object.fromEntries(
-        ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'PUBLIC_URL', 'SMTP_URL', 'MAIL_FROM', 'APP_NAME', 'APP_CONTACT', 'TERRITORY', 'ADMIN_LOGIN', 'ADMIN_PASSWORD', 'ADMIN_EMAIL', 'DEMO_DATA', 'LOG_LEVEL'].map((k) => [k, ' ']),
+        ['PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'PUBLIC_URL', 'SMTP_URL', 'MAIL_FROM', 'APP_NAME', 'APP_CONTACT', 'TERRITORY', 'ADMIN_LOGIN', 'ADMIN_PASSWORD', 'ADMIN_EMAIL', 'DEMO_DATA', 'LOG_LEVEL', 'TRUST_PROXY'].map((k) => [k, ' ']),
       );
       expect(loadConfig(blank)).toEqual(loadConfig({}));
     });

@@ -1,6 +1,7 @@
 // Environment parsed once at start; a bad value stops the process with a French message
 // naming the variable (every variable is documented in README.md).
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -29,6 +30,25 @@ const territorySchema = z
 const PORT_MESSAGE = 'PORT doit être un numéro de port entre 0 et 65535';
 const HOST_MESSAGE = 'HOST doit être une adresse IP ou un nom d’hôte (ex. 127.0.0.1 ou 0.0.0.0)';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const TRUST_PROXY_MESSAGE =
+  'TRUST_PROXY doit être un nombre de proxys devant le serveur (ex. 1) ou une liste d’adresses ou de réseaux de proxys séparés par des virgules (ex. 127.0.0.1,10.0.0.0/8)';
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function proxyAddress(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address, prefix, extra] = entry.split('/');
+  const family = net.isIP(address);
+  if (!family || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Who may say which address a request comes from (X-Forwarded-For): nobody by default, the
+ * given number of proxies in front of the server, or the proxies at the listed addresses.
+ */
+export type TrustProxy = false | number | string[];
 
 export const configSchema = z.object({
   PORT: optionalString.pipe(
@@ -86,6 +106,14 @@ export const configSchema = z.object({
       .optional()
       .transform((v) => v === '1'),
   ),
+  TRUST_PROXY: optionalString.transform((v, ctx): TrustProxy => {
+    if (v === undefined || v === '0') return false;
+    if (/^\d{1,2}$/.test(v)) return Number(v);
+    const entries = v.split(',').map((e) => e.trim());
+    if (entries.every(proxyAddress)) return entries;
+    ctx.addIssue({ code: 'custom', message: TRUST_PROXY_MESSAGE });
+    return false;
+  }),
   LOG_LEVEL: optionalString.pipe(
     z.enum(LOG_LEVELS, { message: `LOG_LEVEL doit valoir l’un de : ${LOG_LEVELS.join(', ')}` }).default('info'),
   ),

@@ -7,6 +7,8 @@ import type { Config } from './config.js';
 export type AppConfig = Pick<Config, 'APP_NAME' | 'APP_CONTACT' | 'publicUrl' | 'secureCookies' | 'TERRITORY'> & {
   /** Directory of the built web app; absent: API only. */
   webDir?: string;
+  /** Proxies whose X-Forwarded-For is believed (config.ts); absent: none, the peer's address counts. */
+  TRUST_PROXY?: Config['TRUST_PROXY'];
 };
 
 export interface AppDeps {

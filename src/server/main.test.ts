@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { firstStartLines, startServer, webBuildNeeded } from './main.js';
@@ -58,6 +58,26 @@ describe('web build freshness', () => {
     const future = new Date(Date.now() + 60_000);
     fs.utimesSync(path.join(root, 'src', 'shared', 'permissions.ts'), future, future);
     expect(webBuildNeeded(root, dist)).toBe(true);
+  });
+});
+
+describe('console logs', () => {
+  const snippet = "import('./src/server/main.ts').then((m) => m.createLogger('info').info({ login: 'chef' }, 'premier administrateur créé'))";
+
+  it('are one JSON object a line when the output is piped', () => {
+    const out = spawnSync(process.execPath, ['--import', 'tsx', '-e', snippet], { encoding: 'utf8' }).stdout;
+    const line = JSON.parse(out.trim());
+    expect(line).toMatchObject({ level: 30, msg: 'premier administrateur créé', login: 'chef' });
+  });
+
+  it('are lines a person can read on a terminal', () => {
+    // `script` gives the child a terminal as its output.
+    const cmd = [process.execPath, '--import', 'tsx', '-e', JSON.stringify(snippet)].join(' ');
+    const out = spawnSync('script', ['-qec', cmd, '/dev/null'], { encoding: 'utf8' }).stdout;
+    const plain = out.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
+    expect(plain).toMatch(/\[\d{2}:\d{2}:\d{2}\] INFO: premier administrateur créé/);
+    expect(plain).toContain('login: "chef"');
+    expect(plain).not.toContain('"msg"');
   });
 });
 

@@ -2,8 +2,10 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import pino from 'pino';
+import pretty from 'pino-pretty';
 import { ConfigError, loadConfig, urlHost, type Config } from './config.js';
-import { DatabaseLockedError, openDatabase, type DatabaseHandle } from './db/client.js';
+import { DatabaseLockedError, describePostgresUrl, openDatabase, type DatabaseHandle } from './db/client.js';
+import { isDatabaseUnavailable } from './errors.js';
 import { migrate } from './db/migrate.js';
 import { seedAdmin, seedCities, seedStreetsSample, type AdminSeedResult } from './db/seed.js';
 import { seedDemoData } from './db/demo-data.js';
@@ -45,14 +47,47 @@ async function prepareDatabase(handle: DatabaseHandle, config: Config, log: pino
   return admin;
 }
 
-export async function startServer(config: Config, opts: { webDir?: string } = {}) {
-  const log = pino({ level: config.LOG_LEVEL });
+/** How long a start waits for a PostgreSQL server that does not answer yet (starting up, rebooting). */
+export const DATABASE_WAIT_MS = 30_000;
+
+/**
+ * The server's logger: one JSON object a line when the output goes to a file, a pipe or a log
+ * collector; coloured lines a person can read when it is a terminal.
+ */
+export function createLogger(level: string, opts: { pretty?: boolean; destination?: NodeJS.WritableStream } = {}): pino.Logger {
+  const readable = opts.pretty ?? process.stdout.isTTY === true;
+  if (!readable) return opts.destination ? pino({ level }, opts.destination) : pino({ level });
+  return pino(
+    { level },
+    // In this thread and synchronous, so that the last lines before an exit are not lost.
+    pretty({ colorize: !opts.destination, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', sync: true, destination: opts.destination ?? 1 }),
+  );
+}
+
+function errorText(e: unknown): string {
+  const err = e as { message?: string; code?: string; errors?: unknown[] };
+  if (err.message) return err.message;
+  // Node gives an empty message when every address of the host refused the connection.
+  const first = err.errors?.[0] as { message?: string } | undefined;
+  return first?.message ?? err.code ?? String(e);
+}
+
+export async function startServer(config: Config, opts: { webDir?: string; databaseWaitMs?: number; log?: pino.Logger } = {}) {
+  const log = opts.log ?? createLogger(config.LOG_LEVEL);
+  const waitMs = opts.databaseWaitMs ?? DATABASE_WAIT_MS;
   let handle: DatabaseHandle;
   try {
-    handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+    handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, waitMs, log });
   } catch (e) {
     if (e instanceof DatabaseLockedError) throw e;
-    throw new Error(`Impossible d'ouvrir la base de données : ${(e as Error).message}`);
+    if (config.DATABASE_URL && isDatabaseUnavailable(e)) {
+      throw new Error(
+        `La base PostgreSQL de DATABASE_URL (${describePostgresUrl(config.DATABASE_URL)}) ne répond pas après ${Math.round(waitMs / 1000)} s ` +
+          `(${errorText(e)}). Vérifiez que le serveur PostgreSQL est démarré et joignable, et que DATABASE_URL est juste.`,
+      );
+    }
+    const where = config.DATABASE_URL ? ` (DATABASE_URL : ${describePostgresUrl(config.DATABASE_URL)})` : '';
+    throw new Error(`Impossible d'ouvrir la base de données${where} : ${errorText(e)}`);
   }
   let app: Awaited<ReturnType<typeof createApp>> | undefined;
   let admin: AdminSeedResult;

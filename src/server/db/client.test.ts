@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { TEST_DRIVERS, openTestDatabase } from '../../../tests/helpers/test-app.js';
@@ -27,7 +27,7 @@ describe('embedded database directory', () => {
     const first = await openPGlite(dir);
     const lockFile = path.join(dir, 'compost.lock');
     try {
-      expect(fs.readFileSync(lockFile, 'utf8')).toBe(String(process.pid));
+      expect(JSON.parse(fs.readFileSync(lockFile, 'utf8'))).toMatchObject({ pid: process.pid, dir: fs.realpathSync(dir) });
       const second = openPGlite(dir);
       await expect(second).rejects.toBeInstanceOf(DatabaseLockedError);
       await expect(second).rejects.toThrow(`est déjà ouverte par un autre processus (pid ${process.pid})`);
@@ -47,12 +47,70 @@ describe('embedded database directory', () => {
     fs.writeFileSync(lockFile, String(deadPid()));
     const handle = await openPGlite(dir);
     try {
-      expect(fs.readFileSync(lockFile, 'utf8')).toBe(String(process.pid));
+      expect(JSON.parse(fs.readFileSync(lockFile, 'utf8')).pid).toBe(process.pid);
       await sql`CREATE TABLE t (x integer)`.execute(handle.db);
     } finally {
       await handle.close();
     }
     expect(fs.existsSync(lockFile)).toBe(false);
+  });
+});
+
+describe('embedded database lock naming a live process', () => {
+  /** A live process that is no Compost server, as after a container restart reused the pid. */
+  function unrelatedProcess() {
+    const child = spawn('sleep', ['60'], { stdio: 'ignore' });
+    return child;
+  }
+  const startOf = (pid: number) => fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[19];
+  const bootId = () => fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+
+  async function opensOver(lock: string) {
+    const dir = tempDir();
+    const lockFile = path.join(dir, 'compost.lock');
+    fs.writeFileSync(lockFile, lock);
+    const handle = await openPGlite(dir);
+    try {
+      expect(JSON.parse(fs.readFileSync(lockFile, 'utf8')).pid).toBe(process.pid);
+    } finally {
+      await handle.close();
+    }
+    expect(fs.existsSync(lockFile)).toBe(false);
+  }
+
+  it('takes over an old-style lock naming a live process that is not node', async () => {
+    const sleeper = unrelatedProcess();
+    try {
+      await opensOver(String(sleeper.pid));
+    } finally {
+      sleeper.kill();
+    }
+  });
+
+  it('takes over a lock naming a live process that started at another time, or holds another directory', async () => {
+    const sleeper = unrelatedProcess();
+    try {
+      await opensOver(JSON.stringify({ pid: sleeper.pid, start: '1', boot: bootId(), dir: '/ailleurs' }));
+      // The very process named by the lock (same start, same boot) but on another directory.
+      await opensOver(JSON.stringify({ pid: process.ppid, start: startOf(process.ppid), boot: bootId(), dir: '/var/lib/autre-compost/db' }));
+      // A lock written before a reboot.
+      await opensOver(JSON.stringify({ pid: process.ppid, start: startOf(process.ppid), boot: 'un-autre-demarrage', dir: '/x' }));
+    } finally {
+      sleeper.kill();
+    }
+  }, 120_000);
+
+  it('takes over an old-style lock naming this very process, left by a previous life of the same pid', async () => {
+    await opensOver(String(process.pid));
+  });
+
+  it('still refuses a lock held by a live Compost server on this directory', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(
+      path.join(dir, 'compost.lock'),
+      JSON.stringify({ pid: process.ppid, start: startOf(process.ppid), boot: bootId(), dir: fs.realpathSync(dir) }),
+    );
+    await expect(openPGlite(dir)).rejects.toThrow(`est déjà ouverte par un autre processus (pid ${process.ppid})`);
   });
 });
 

@@ -7,6 +7,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { PGliteDialect } from './pglite-dialect.js';
+import { isDatabaseUnavailable } from '../errors.js';
 
 export type Db = Kysely<Database>;
 
@@ -21,13 +22,151 @@ export class DatabaseLockedError extends Error {}
 pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1700, (v) => Number(v));
 
-export async function openPostgres(url: string): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
-  // Fail fast with a clear error when the server is unreachable.
-  const client = await pool.connect();
-  client.release();
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: 'postgres', close: () => db.destroy() };
+/** The part of a pino logger the database layer writes to. */
+export interface DbLogger {
+  warn(obj: object, msg: string): void;
+}
+
+export interface PostgresOptions {
+  /** How long to keep trying a server that does not answer yet (a PostgreSQL starting up). 0: one try. */
+  waitMs?: number;
+  log?: DbLogger;
+  /** How long a query waits for a free connection of the pool before it fails (then a 503). */
+  connectionTimeoutMillis?: number;
+  max?: number;
+}
+
+function errorSummary(e: unknown) {
+  const err = e as { code?: string; message?: string };
+  return { code: err.code, message: err.message };
+}
+
+/** host:port/database of a PostgreSQL URL, without its user or password, for messages. */
+export function describePostgresUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || '5432'}${u.pathname}`;
+  } catch {
+    return 'adresse illisible';
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A PostgreSQL handle whose pool survives lost connections: a connection dropped by the
+ * server (restart, failover, pg_terminate_backend, network cut) is logged and thrown away,
+ * the query that was using it fails (the error handler answers 503), and the next query
+ * gets a fresh connection. Nothing is tried at creation.
+ */
+export function createPostgres(url: string, opts: PostgresOptions = {}): DatabaseHandle & { pool: pg.Pool } {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max ?? 10,
+    connectionTimeoutMillis: opts.connectionTimeoutMillis ?? 5000,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+  });
+  // An idle connection the server drops is reported here (then removed by the pool);
+  // without a listener this 'error' would end the process.
+  pool.on('error', (err) => opts.log?.warn({ err: errorSummary(err) }, 'PostgreSQL connection lost while idle'));
+  // A connection in use reports its loss to the query that fails with it, and also as an
+  // 'error' event that the pool does not listen to while the connection is lent out.
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  const max = opts.max ?? 10;
+  async function usableClient(): Promise<pg.PoolClient> {
+    // A connection known to be dead (its error arrived while it sat idle) is discarded and
+    // another one taken.
+    for (let attempt = 0; ; attempt++) {
+      const client = await pool.connect();
+      const state = client as unknown as { _queryable?: boolean; _ending?: boolean };
+      if ((state._queryable !== false && !state._ending) || attempt > max) return client;
+      client.release(new Error('connection no longer usable'));
+    }
+  }
+  const lending = {
+    async connect() {
+      return new LentConnection(await usableClient(), usableClient, max) as unknown as pg.PoolClient;
+    },
+    end: () => pool.end(),
+  };
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: lending }) });
+  return { db, kind: 'postgres', pool, close: () => db.destroy() };
+}
+
+/**
+ * A pooled connection as Kysely uses it (query, release). Right after a cut the pool may
+ * still hold idle connections whose end has not been read yet: when the first statement of
+ * a checkout fails because its connection is gone, and that statement is a read or the
+ * BEGIN of a transaction (nothing was written, so running it again cannot double
+ * anything), it is run again on another connection instead of failing the request.
+ */
+class LentConnection {
+  private used = false;
+  constructor(
+    private client: pg.PoolClient | null,
+    private readonly another: () => Promise<pg.PoolClient>,
+    private readonly maxRetries: number,
+  ) {}
+
+  async query(text: unknown, values?: unknown[]): Promise<unknown> {
+    // Cursors (streamed results) go straight through.
+    if (!this.client) throw new Error('Connection terminated: no connection to use');
+    if (typeof text !== 'string') return (this.client.query as (q: unknown) => unknown)(text);
+    const first = !this.used;
+    this.used = true;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.client!.query(text, values);
+      } catch (e) {
+        if (!first || attempt >= this.maxRetries || !isDatabaseUnavailable(e) || !/^\s*(select|begin)\b/i.test(text)) throw e;
+        const dead = this.client!;
+        // Released once: if no other connection comes, release() below has nothing left to give back.
+        this.client = null;
+        dead.release(e as Error);
+        this.client = await this.another();
+      }
+    }
+  }
+
+  release(err?: Error | boolean) {
+    this.client?.release(err);
+    this.client = null;
+  }
+}
+
+/** Waits until the server accepts a connection, retrying with backoff for up to waitMs. */
+export async function waitForPostgres(pool: pg.Pool, opts: { waitMs?: number; log?: DbLogger; url?: string } = {}): Promise<void> {
+  const deadline = Date.now() + (opts.waitMs ?? 0);
+  let delay = 500;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const client = await pool.connect();
+      client.release();
+      return;
+    } catch (e) {
+      // A wrong password or database name will not fix itself: only unreachable servers are waited for.
+      if (!isDatabaseUnavailable(e) || Date.now() + delay > deadline) throw e;
+      opts.log?.warn(
+        { attempt, retryInMs: delay, err: errorSummary(e) },
+        `La base PostgreSQL ${opts.url ? describePostgresUrl(opts.url) : ''} ne répond pas encore : nouvel essai dans ${delay / 1000} s`,
+      );
+      await sleep(delay);
+      delay = Math.min(delay * 2, 5000);
+    }
+  }
+}
+
+/** Opens a pool and checks the server answers (at once, or within opts.waitMs). */
+export async function openPostgres(url: string, opts: PostgresOptions = {}): Promise<DatabaseHandle> {
+  const handle = createPostgres(url, opts);
+  try {
+    await waitForPostgres(handle.pool, { waitMs: opts.waitMs, log: opts.log, url });
+  } catch (e) {
+    await handle.close().catch(() => undefined);
+    throw e;
+  }
+  return { db: handle.db, kind: handle.kind, close: handle.close };
 }
 
 function pidAlive(pid: number): boolean {
@@ -39,29 +178,91 @@ function pidAlive(pid: number): boolean {
   }
 }
 
+function readProc(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** When the process started, in clock ticks since boot (field 22 of /proc/<pid>/stat); null without /proc. */
+function processStart(pid: number): string | null {
+  const stat = readProc(`/proc/${pid}/stat`);
+  if (!stat) return null;
+  // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields[19] ?? null;
+}
+
+const bootId = () => readProc('/proc/sys/kernel/random/boot_id')?.trim() ?? null;
+
+interface LockOwner {
+  pid: number;
+  start?: string | null;
+  boot?: string | null;
+  dir?: string;
+}
+
+function lockContent(dir: string): string {
+  return JSON.stringify({ pid: process.pid, start: processStart(process.pid), boot: bootId(), dir } satisfies LockOwner);
+}
+
+function readLockOwner(lockFile: string): LockOwner | null {
+  const text = readProc(lockFile)?.trim() ?? '';
+  if (/^\d+$/.test(text)) return { pid: Number(text) }; // written by an older version
+  try {
+    const owner = JSON.parse(text) as LockOwner;
+    return Number.isInteger(owner.pid) && owner.pid > 0 ? owner : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether the process a lock names still holds this directory. A process id is reused after
+ * a reboot or a container restart, so with /proc the lock must name the same boot, the same
+ * process start time and this directory; a lock of an older version (pid alone) counts only
+ * if that pid runs node. Without /proc, a live pid is all there is to go on.
+ */
+function ownerHoldsLock(owner: LockOwner, dir: string): boolean {
+  if (!pidAlive(owner.pid)) return false;
+  if (processStart(process.pid) === null) return true;
+  if (owner.start === undefined) {
+    // This process never wrote such a lock, so one naming it comes from a previous life.
+    if (owner.pid === process.pid) return false;
+    const argv0 = (readProc(`/proc/${owner.pid}/cmdline`) ?? '').split('\0')[0];
+    return path.basename(argv0).startsWith('node');
+  }
+  return owner.boot === bootId() && owner.start === processStart(owner.pid) && owner.dir === dir;
+}
+
 /** PGlite does not guard its directory: two processes would corrupt it. */
 function takeLock(dir: string): () => void {
+  const realDir = fs.realpathSync(dir);
   const lockFile = path.join(dir, 'compost.lock');
+  const mine = lockContent(realDir);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      fs.writeFileSync(lockFile, mine, { flag: 'wx' });
       return () => {
         try {
-          if (fs.readFileSync(lockFile, 'utf8') === String(process.pid)) fs.unlinkSync(lockFile);
+          if (fs.readFileSync(lockFile, 'utf8') === mine) fs.unlinkSync(lockFile);
         } catch {
           /* already gone */
         }
       };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const owner = Number(fs.readFileSync(lockFile, 'utf8'));
-      if (owner && pidAlive(owner)) {
+      const owner = readLockOwner(lockFile);
+      if (owner && ownerHoldsLock(owner, realDir)) {
         throw new DatabaseLockedError(
-          `La base embarquée ${dir} est déjà ouverte par un autre processus (pid ${owner}). ` +
+          `La base embarquée ${dir} est déjà ouverte par un autre processus (pid ${owner.pid}). ` +
             'Arrêtez-le, ou utilisez PostgreSQL (DATABASE_URL) pour plusieurs processus.',
         );
       }
-      fs.unlinkSync(lockFile); // stale lock left by a crash
+      // Stale: left by a crash, or naming a process id now used by something else.
+      fs.rmSync(lockFile, { force: true });
     }
   }
   throw new DatabaseLockedError(`Impossible de verrouiller ${dir}`);
@@ -97,7 +298,7 @@ export async function openPGlite(dir: string | null): Promise<DatabaseHandle> {
   }
 }
 
-export function openDatabase(opts: { databaseUrl?: string; dataDir?: string; memory?: boolean }) {
-  if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
+export function openDatabase(opts: { databaseUrl?: string; dataDir?: string; memory?: boolean; waitMs?: number; log?: DbLogger }) {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, { waitMs: opts.waitMs, log: opts.log });
   return openPGlite(opts.memory ? null : path.join(opts.dataDir ?? './data', 'db'));
 }

@@ -4,7 +4,16 @@ import path from 'node:path';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES, type FieldError } from '../../shared/errors.js';
-import { HttpError, TooManyRequestsError, ValidationError } from '../errors.js';
+import { HttpError, TooManyRequestsError, UNAVAILABLE_MESSAGE, ValidationError, isDatabaseDataError, isDatabaseUnavailable } from '../errors.js';
+
+/** Seconds a client is asked to wait before retrying after a 503. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** Fastify's own refusals of a request, before any route runs. */
+const CLIENT_ERROR_MESSAGES: Record<number, string> = {
+  413: 'La requête est trop volumineuse.',
+  415: 'Type de contenu non pris en charge.',
+};
 
 function instancePathToKey(instancePath: string, prefix: string | undefined): string {
   let key = '';
@@ -41,7 +50,19 @@ export default fp<{ spaIndex?: string }>(async (app, opts) => {
     const status = (error as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) {
       // Fastify's own client errors (bad JSON, body too large, unsupported media type).
-      return reply.status(status).send({ status: 'error', message: 'Requête invalide.' });
+      return reply.status(status).send({ status: 'error', message: CLIENT_ERROR_MESSAGES[status] ?? 'Requête invalide.' });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // A restart, failover or network cut: the pool gets a fresh connection for the next
+      // request, this one is told to try again (the phone's outbox does so by itself).
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      return reply.status(503).send({ status: 'error', message: UNAVAILABLE_MESSAGE });
+    }
+    if (isDatabaseDataError(error)) {
+      // A value the input schemas should have refused; still the client's mistake, not a crash.
+      request.log.warn({ err: error }, 'value refused by the database');
+      return reply.status(400).send({ status: 'error', message: 'Requête invalide.' });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ status: 'error', message: MESSAGES.generic });

@@ -1,11 +1,11 @@
 // Signup, e-mail confirmation and password reset (spec.md section 7 "Account").
-// Every route is braked per client address and per address/account it targets.
+// Every route is braked per client address and per e-mail address or token it targets.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.js';
 import { passwordRequestSchema, passwordUpdateSchema, signupSchema } from '../../../shared/schemas/account.js';
-import { createLimiter, type Limiter } from '../../rate-limit.js';
+import { addressKey, createDbLimiter, type DbLimiter } from '../../rate-limit.js';
 import { hashToken } from '../../tokens.js';
 import { createAccountService } from './account.service.js';
 
@@ -14,26 +14,43 @@ const tokenParams = z.object({ token: z.string() });
 const HOUR = 3600_000;
 const QUARTER = 15 * 60_000;
 
+/**
+ * Requests allowed per window (every request counts, valid or not): signups 20 an hour per
+ * client address and 5 an hour per e-mail address; reset-link requests 20 per quarter hour
+ * per client address and 5 an hour per e-mail address; uses of a link (confirmation,
+ * reset check, new password) 30 per quarter hour per client address and 10 per quarter
+ * hour per token. A client address is an IPv4 address or an IPv6 /64.
+ */
+export const ACCOUNT_LIMITS = {
+  signupPerAddress: { max: 20, windowMs: HOUR },
+  signupPerEmail: { max: 5, windowMs: HOUR },
+  resetRequestPerAddress: { max: 20, windowMs: QUARTER },
+  resetRequestPerEmail: { max: 5, windowMs: HOUR },
+  tokenPerAddress: { max: 30, windowMs: QUARTER },
+  tokenPerToken: { max: 10, windowMs: QUARTER },
+} as const;
+
 export default async function accountRoutes(fastify: FastifyInstance, deps: AppDeps) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const service = createAccountService(deps, app.log);
   app.addHook('onClose', () => service.flush());
 
-  const signupPerAddress = createLimiter({ max: 20, windowMs: HOUR });
-  const signupPerEmail = createLimiter({ max: 5, windowMs: HOUR });
-  const resetRequestPerAddress = createLimiter({ max: 20, windowMs: QUARTER });
+  const limiter = (kind: string, limit: { max: number; windowMs: number }) => createDbLimiter(deps.db, { kind, ...limit });
+  const signupPerAddress = limiter('signup-address', ACCOUNT_LIMITS.signupPerAddress);
+  const signupPerEmail = limiter('signup-email', ACCOUNT_LIMITS.signupPerEmail);
+  const resetRequestPerAddress = limiter('reset-address', ACCOUNT_LIMITS.resetRequestPerAddress);
   // Also spares a mailbox from being flooded with reset links by someone else.
-  const resetRequestPerEmail = createLimiter({ max: 5, windowMs: HOUR });
-  const tokenPerAddress = createLimiter({ max: 30, windowMs: QUARTER });
-  const tokenPerToken = createLimiter({ max: 10, windowMs: QUARTER });
+  const resetRequestPerEmail = limiter('reset-email', ACCOUNT_LIMITS.resetRequestPerEmail);
+  const tokenPerAddress = limiter('token-address', ACCOUNT_LIMITS.tokenPerAddress);
+  const tokenPerToken = limiter('token', ACCOUNT_LIMITS.tokenPerToken);
 
   /** Runs before validation, so that invalid submissions count as attempts too. */
   const limit =
-    (perAddress: Limiter, perKey: Limiter, keyOf: (request: FastifyRequest) => string | null) =>
+    (perAddress: DbLimiter, perKey: DbLimiter, keyOf: (request: FastifyRequest) => string | null) =>
     async (request: FastifyRequest) => {
-      perAddress.hit(request.ip);
+      await perAddress.hit(addressKey(request.ip));
       const key = keyOf(request);
-      if (key) perKey.hit(key);
+      if (key) await perKey.hit(key);
     };
   const bodyField = (field: string) => (request: FastifyRequest) => {
     const value = (request.body as Record<string, unknown> | undefined)?.[field];

@@ -3,13 +3,13 @@
 // flow. Links carry a random token; only its hash is stored, it expires and works once.
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import { formatNom, formatPrenom, SIGNUP_MESSAGES, type PasswordUpdateInput, type signupSchema } from '../../../shared/schemas/account.js';
+import { formatNom, formatPrenom, type PasswordUpdateInput, type signupSchema } from '../../../shared/schemas/account.js';
 import type { z } from 'zod';
-import { NotFoundError, ValidationError } from '../../errors.js';
+import { NotFoundError } from '../../errors.js';
 import { hashPassword } from '../../passwords.js';
 import { hashToken, newToken } from '../../tokens.js';
 import { createAccountRepository, isEmailTaken, type TokenPurpose } from './account.repository.js';
-import { confirmationMail, resetMail } from './account.mails.js';
+import { confirmationMail, resetMail, signupAttemptMail } from './account.mails.js';
 
 export const CONFIRMATION_TTL_MS = 7 * 24 * 3600 * 1000;
 export const RESET_TTL_MS = 60 * 60 * 1000;
@@ -19,10 +19,6 @@ export type SignupPayload = z.output<typeof signupSchema>;
 
 /** Tokens are 43 characters (256 bits in base64url); anything much longer is not one of ours. */
 const MAX_TOKEN_LENGTH = 200;
-
-function emailTaken(): ValidationError {
-  return new ValidationError([{ key: 'email', error: SIGNUP_MESSAGES.emailTaken }]);
-}
 
 export function createAccountService(deps: AppDeps, log: FastifyBaseLogger) {
   const repo = createAccountRepository(deps.db);
@@ -41,11 +37,32 @@ export function createAccountService(deps: AppDeps, log: FastifyBaseLogger) {
     return accountId;
   }
 
+  /** Mails the owner of an address someone tried to sign up with; sent before the answer, like a validation link. */
+  async function tellOwnerOfSignupAttempt(email: string): Promise<void> {
+    const account = await repo.findByEmail(email);
+    if (!account) return;
+    await mailer.send(
+      signupAttemptMail({
+        appName: config.APP_NAME,
+        to: account.email,
+        nom: account.nom,
+        prenom: account.prenom,
+        loginLink: `${config.publicUrl}/login`,
+        passwordLink: `${config.publicUrl}/password`,
+      }),
+    );
+  }
+
   return {
-    /** Creates an inactive external account and mails its validation link. */
+    /**
+     * Creates an inactive external account and mails its validation link. For an address
+     * that already has an account nothing is created and its owner is told by mail; the
+     * answer is the same either way (and as slow: the password is hashed all the same), so
+     * signup cannot be used to find out who has an account.
+     */
     async signup(input: SignupPayload): Promise<void> {
-      if (await repo.emailExists(input.email)) throw emailTaken();
       const passwordHash = await hashPassword(input.password);
+      if (await repo.emailExists(input.email)) return tellOwnerOfSignupAttempt(input.email);
       const token = newToken();
       let accountId: number;
       try {
@@ -64,7 +81,8 @@ export function createAccountService(deps: AppDeps, log: FastifyBaseLogger) {
           return id;
         });
       } catch (e) {
-        if (isEmailTaken(e)) throw emailTaken();
+        // Signed up at the same moment by another request.
+        if (isEmailTaken(e)) return tellOwnerOfSignupAttempt(input.email);
         throw e;
       }
       try {

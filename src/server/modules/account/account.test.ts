@@ -159,15 +159,29 @@ describe.each(TEST_DRIVERS)('account API (%s)', (driver) => {
       expect(res.json().errors.map((e: { key: string }) => e.key).sort()).toEqual(['confirmPassword', 'email', 'nom', 'password', 'tel', 'type']);
     });
 
-    it('refuses an address that already has an account, whatever its case, and sends nothing', async () => {
-      const existing = await createAccount(ctx.db);
+    it('answers a known address exactly as a new one, creates nothing and tells the owner by mail', async () => {
+      const existing = await createAccount(ctx.db, { nom: 'RIOU', prenom: 'Gaëlle' });
+      const fresh = await signup(validSignup());
       const sentBefore = ctx.mailer.sent.length;
-      const res = await signup(validSignup({ email: existing.email.toUpperCase() }));
-      expect(res.statusCode).toBe(400);
-      expect(res.json().errors).toEqual([{ key: 'email', error: 'Un compte existe déjà avec cette adresse mail' }]);
-      expect(ctx.mailer.sent.length).toBe(sentBefore);
+      const known = await signup(validSignup({ email: existing.email.toUpperCase() }));
+      expect(known.statusCode).toBe(fresh.statusCode);
+      expect(known.statusCode).toBe(200);
+      expect(known.body).toBe(fresh.body);
+      expect(known.json()).toEqual({ status: 'success' });
+      expect(ctx.mailer.sent.length).toBe(sentBefore + 1);
+      const mail = ctx.mailer.sent.at(-1)!;
+      expect(mail.to).toBe(existing.email);
+      expect(mail.subject).toBe('Tentative d’inscription avec votre adresse mail');
+      expect(mail.text).toContain('Bonjour Gaëlle RIOU,');
+      expect(mail.text).toContain('Quelqu’un vient d’essayer de créer un compte sur Compost test avec votre adresse mail');
+      expect(mail.text).toContain('http://localhost:3000/login');
+      expect(mail.text).toContain('http://localhost:3000/password');
+      expect(mail.html).toContain('<a href="http://localhost:3000/password">');
+      expect(mail.text).not.toContain('/confirmation/');
       const count = await ctx.db.selectFrom('account').where(sql`lower(email)`, '=', existing.email).select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
       expect(count.n).toBe(1);
+      const tokens = await ctx.db.selectFrom('account_token').where('account_id', '=', existing.id).selectAll().execute();
+      expect(tokens).toEqual([]);
     });
 
     it('removes the new account when its validation mail cannot be sent, so the address can sign up again', async () => {
@@ -189,7 +203,7 @@ describe.each(TEST_DRIVERS)('account API (%s)', (driver) => {
 
     it('limits signups for one e-mail address', async () => {
       const existing = await createAccount(ctx.db);
-      for (let i = 0; i < 5; i++) expect((await signup(validSignup({ email: existing.email }))).statusCode).toBe(400);
+      for (let i = 0; i < 5; i++) expect((await signup(validSignup({ email: existing.email }))).statusCode).toBe(200);
       const res = await signup(validSignup({ email: existing.email }));
       expect(res.statusCode).toBe(429);
       expect(res.json()).toEqual({ status: 'error', message: 'Trop de tentatives. Veuillez réessayer dans quelques minutes.' });
@@ -200,7 +214,7 @@ describe.each(TEST_DRIVERS)('account API (%s)', (driver) => {
       const ip = freshIp();
       for (let i = 0; i < 20; i++) {
         const existing = await createAccount(ctx.db);
-        expect((await signup(validSignup({ email: existing.email }), ip)).statusCode).toBe(400);
+        expect((await signup(validSignup({ email: existing.email }), ip)).statusCode).toBe(200);
       }
       expect((await signup(validSignup(), ip)).statusCode).toBe(429);
       expect((await signup(validSignup())).statusCode).toBe(200);

@@ -4,14 +4,21 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps.js';
 import { LOGIN_MESSAGES, loggedSchema, loginResponseSchema, loginSchema } from '../../../shared/schemas/account.js';
 import { HttpError } from '../../errors.js';
-import { createLimiter } from '../../rate-limit.js';
+import { addressKey, createDbLimiter } from '../../rate-limit.js';
 import { verifyPassword } from '../../passwords.js';
 import { loadRoles } from '../../plugins/auth.js';
 import { createAccountRepository } from './account.repository.js';
 
+/**
+ * Failed logins allowed per window. Per address: 30 failures in 15 minutes from one client
+ * address (an IPv6 /64), whatever accounts they name. Per account and address: 10 failures
+ * in 15 minutes on one account from one address. Nothing counts an account's failures from
+ * every address together: a correct password from an address that has not failed is never
+ * refused, so nobody can lock an administrator out by failing on purpose.
+ */
 export const LOGIN_LIMITS = {
   perAddress: { max: 30, windowMs: 15 * 60_000 },
-  perAccount: { max: 10, windowMs: 15 * 60_000 },
+  perAccountAndAddress: { max: 10, windowMs: 15 * 60_000 },
 } as const;
 
 export default async function sessionRoutes(fastify: FastifyInstance, deps: AppDeps) {
@@ -19,8 +26,8 @@ export default async function sessionRoutes(fastify: FastifyInstance, deps: AppD
   const repo = createAccountRepository(deps.db);
   // Only failed attempts use up the allowance (a success refunds its attempt), so a whole
   // team logging in behind one address is never stopped.
-  const perAddress = createLimiter(LOGIN_LIMITS.perAddress);
-  const perAccount = createLimiter(LOGIN_LIMITS.perAccount);
+  const perAddress = createDbLimiter(deps.db, { kind: 'login-address', ...LOGIN_LIMITS.perAddress });
+  const perAccountAndAddress = createDbLimiter(deps.db, { kind: 'login-account-address', ...LOGIN_LIMITS.perAccountAndAddress });
 
   app.get('/logged', { schema: { response: { 200: loggedSchema } } }, async (request) => {
     const u = request.user;
@@ -33,12 +40,15 @@ export default async function sessionRoutes(fastify: FastifyInstance, deps: AppD
     const account = await repo.findForLogin(username);
     // One counter per account whichever login names it (identifiant or e-mail).
     const accountKey = account ? `account:${account.id}` : `login:${username.toLowerCase()}`;
-    perAddress.hit(request.ip);
-    perAccount.hit(accountKey);
+    const address = addressKey(request.ip);
+    const pairKey = `${accountKey} from ${address}`;
+    // Counted before the (slow) check so that parallel guesses cannot slip under the limit.
+    await perAddress.hit(address);
+    await perAccountAndAddress.hit(pairKey);
     const ok = await verifyPassword(account?.password_hash ?? null, password);
     if (!account || !ok) throw new HttpError(400, LOGIN_MESSAGES.invalid);
-    perAddress.refund(request.ip);
-    perAccount.reset(accountKey);
+    await perAddress.refund(address);
+    await perAccountAndAddress.reset(pairKey);
     // The password is right: now it is safe to say why the account cannot log in.
     if (!account.email_valide) throw new HttpError(400, LOGIN_MESSAGES.emailNotValidated);
     if (!account.actif) throw new HttpError(400, LOGIN_MESSAGES.inactive);

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DRIVERS, TEST_PASSWORD, createAccount, createTestApp, login } from '../../../../tests/helpers/test-app.js';
+import { TEST_CONFIG, TEST_DRIVERS, TEST_PASSWORD, createAccount, createTestApp, login } from '../../../../tests/helpers/test-app.js';
+import { createApp } from '../../app.js';
+import { createMemoryMailer } from '../../mailer.js';
 import { hashToken } from '../../tokens.js';
 import { LOGIN_MESSAGES } from '../../../shared/schemas/account.js';
 
@@ -134,27 +136,75 @@ describe.each(TEST_DRIVERS)('login, current user and logout (%s)', (driver) => {
       expect((await logged(`compost_sid=${second}`)).json().logged).toBe(true);
     });
 
-    it('blocks an account after 10 failed attempts, by e-mail or identifiant alike, even with the right password', async () => {
+    it('blocks an account from an address after 10 failures there, by e-mail or identifiant alike, even with the right password', async () => {
       const agent = await createAccount(ctx.db, { kind: 'agent' });
+      const ip = freshIp();
       for (let i = 0; i < 10; i++) {
         const username = i % 2 ? agent.email : agent.identifiant!;
-        expect((await postLogin(username, `faux-${i}`)).statusCode).toBe(400);
+        expect((await postLogin(username, `faux-${i}`, { ip })).statusCode).toBe(400);
       }
-      const blocked = await postLogin(agent.identifiant!, TEST_PASSWORD);
+      const blocked = await postLogin(agent.identifiant!, TEST_PASSWORD, { ip });
       expect(blocked.statusCode).toBe(429);
       expect(blocked.json()).toEqual({ status: 'error', message: 'Trop de tentatives. Veuillez réessayer dans quelques minutes.' });
-      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
-      // Other accounts are not affected.
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(14 * 60);
+      expect(Number(blocked.headers['retry-after'])).toBeLessThanOrEqual(15 * 60);
+      // Other accounts from that address, and this account from another address, are not affected.
       const other = await createAccount(ctx.db);
-      expect((await postLogin(other.email, TEST_PASSWORD)).statusCode).toBe(200);
+      expect((await postLogin(other.email, TEST_PASSWORD, { ip })).statusCode).toBe(200);
+      expect((await postLogin(agent.identifiant!, TEST_PASSWORD)).statusCode).toBe(200);
     });
 
-    it('forgets the failed attempts of an account after a successful login', async () => {
+    it('never refuses the right password from an address that has not failed, whatever failed elsewhere', async () => {
+      const admin = await createAccount(ctx.db, { kind: 'agent', roles: ['ROLE_ADMIN'] });
+      // An attacker failing on the administrator from 3 addresses until each is refused.
+      for (let a = 0; a < 3; a++) {
+        const ip = freshIp();
+        for (let i = 0; i < 10; i++) expect((await postLogin(admin.identifiant!, 'devine', { ip })).statusCode).toBe(400);
+        expect((await postLogin(admin.identifiant!, 'devine', { ip })).statusCode).toBe(429);
+      }
+      const res = await postLogin(admin.identifiant!, TEST_PASSWORD);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().user.roles).toEqual(['ROLE_ADMIN']);
+    });
+
+    it('forgets the failed attempts of an account from an address after a successful login there', async () => {
       const acc = await createAccount(ctx.db);
-      for (let i = 0; i < 9; i++) expect((await postLogin(acc.email, 'faux')).statusCode).toBe(400);
-      expect((await postLogin(acc.email, TEST_PASSWORD)).statusCode).toBe(200);
-      for (let i = 0; i < 10; i++) expect((await postLogin(acc.email, 'faux')).statusCode).toBe(400);
-      expect((await postLogin(acc.email, 'faux')).statusCode).toBe(429);
+      const ip = freshIp();
+      for (let i = 0; i < 9; i++) expect((await postLogin(acc.email, 'faux', { ip })).statusCode).toBe(400);
+      expect((await postLogin(acc.email, TEST_PASSWORD, { ip })).statusCode).toBe(200);
+      for (let i = 0; i < 10; i++) expect((await postLogin(acc.email, 'faux', { ip })).statusCode).toBe(400);
+      expect((await postLogin(acc.email, 'faux', { ip })).statusCode).toBe(429);
+    });
+
+    it('counts in the database, so that two server processes share one allowance', async () => {
+      // A second application on the same database stands for a second process.
+      const second = await createApp({ db: ctx.db, mailer: createMemoryMailer(), config: TEST_CONFIG });
+      try {
+        const acc = await createAccount(ctx.db);
+        const ip = freshIp();
+        for (let i = 0; i < 10; i++) {
+          const app = i % 2 ? second : ctx.app;
+          const res = await app.inject({ method: 'POST', url: '/api/login', payload: { username: acc.email, password: 'faux' }, remoteAddress: ip });
+          expect(res.statusCode).toBe(400);
+        }
+        for (const app of [ctx.app, second]) {
+          const res = await app.inject({ method: 'POST', url: '/api/login', payload: { username: acc.email, password: TEST_PASSWORD }, remoteAddress: ip });
+          expect(res.statusCode).toBe(429);
+        }
+        const rows = await ctx.db.selectFrom('login_attempt').selectAll().where('kind', '=', 'login-account-address').execute();
+        // Keys are stored hashed: neither the account nor the address appears in clear.
+        for (const row of rows) expect(row.key).not.toContain(ip);
+      } finally {
+        await second.close();
+      }
+    });
+
+    it('counts the addresses of one IPv6 /64 network as one address', async () => {
+      const acc = await createAccount(ctx.db);
+      const net = `2001:db8:${(++ipCounter).toString(16)}:1`;
+      for (let i = 0; i < 10; i++) expect((await postLogin(acc.email, 'faux', { ip: `${net}::${(i + 1).toString(16)}` })).statusCode).toBe(400);
+      expect((await postLogin(acc.email, TEST_PASSWORD, { ip: `${net}::ff` })).statusCode).toBe(429);
+      expect((await postLogin(acc.email, TEST_PASSWORD, { ip: `2001:db8:${(++ipCounter).toString(16)}:2::1` })).statusCode).toBe(200);
     });
 
     it('blocks a client address after 30 failed attempts, successful logins not counting', async () => {

@@ -1,0 +1,195 @@
+// Issue 9: probes, answers when the database is out of reach, Fastify's own refusals, the
+// security headers over http and https, no caching of API answers, and who may set the
+// client address (TRUST_PROXY).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_CONFIG, TEST_DRIVERS, createTestApp } from '../../tests/helpers/test-app.js';
+import { createApp } from './app.js';
+import { createPostgres } from './db/client.js';
+import { createMemoryMailer } from './mailer.js';
+import errorsPlugin from './plugins/errors.js';
+
+const UNAVAILABLE = { status: 'error', message: 'Service momentanément indisponible, réessayez dans un instant.' };
+
+describe.each(TEST_DRIVERS)('health probes (%s)', (driver) => {
+  let ctx: Awaited<ReturnType<typeof createTestApp>>;
+  beforeAll(async () => {
+    ctx = await createTestApp(driver);
+  });
+  afterAll(() => ctx.close());
+
+  it('answers liveness and readiness without a session, never cached', async () => {
+    for (const url of ['/api/health', '/api/ready']) {
+      const res = await ctx.app.inject({ url });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ status: 'ok' });
+      expect(res.headers['cache-control']).toBe('no-store');
+    }
+  });
+});
+
+describe('a database that does not answer', () => {
+  // Nothing listens on port 1: every connection is refused, as when PostgreSQL is down.
+  const unreachable = createPostgres('postgres://compost@127.0.0.1:1/compost');
+  let app: Awaited<ReturnType<typeof createApp>>;
+  beforeAll(async () => {
+    app = await createApp({ db: unreachable.db, mailer: createMemoryMailer(), config: TEST_CONFIG });
+  });
+  afterAll(async () => {
+    await app.close();
+    await unreachable.close();
+  });
+
+  it('keeps the process alive: liveness 200, readiness 503', async () => {
+    expect((await app.inject({ url: '/api/health' })).statusCode).toBe(200);
+    const ready = await app.inject({ url: '/api/ready' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toEqual({ status: 'error', message: 'Base de données indisponible.' });
+  });
+
+  it('answers 503 with a French message to a request that needs the database', async () => {
+    const res = await app.inject({ method: 'POST', url: '/api/login', payload: { username: 'chef', password: 'un-mot-de-passe' } });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual(UNAVAILABLE);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
+describe('errors raised by the database driver', () => {
+  async function answerTo(error: Error & { code?: string }) {
+    const app = Fastify();
+    await app.register(errorsPlugin, {});
+    app.get('/x', async () => {
+      throw error;
+    });
+    const res = await app.inject({ url: '/x' });
+    await app.close();
+    return { status: res.statusCode, body: res.json() };
+  }
+  const withCode = (message: string, code?: string) => Object.assign(new Error(message), code ? { code } : {});
+
+  it('answers 503 to every form of lost or refused connection', async () => {
+    const lost = [
+      withCode('terminating connection due to administrator command', '57P01'),
+      withCode('terminating connection due to crash of another server process', '57P02'),
+      withCode('the database system is starting up', '57P03'),
+      withCode('connection failure', '08006'),
+      withCode('connection does not exist', '08003'),
+      withCode('connection exception', '08000'),
+      withCode('Connection terminated unexpectedly'),
+      withCode('Connection terminated'),
+      withCode('timeout exceeded when trying to connect'),
+      withCode('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'),
+      withCode('read ECONNRESET', 'ECONNRESET'),
+      new AggregateError([withCode('connect ECONNREFUSED ::1:5432', 'ECONNREFUSED')], ''),
+    ];
+    for (const e of lost) expect(await answerTo(e)).toEqual({ status: 503, body: UNAVAILABLE });
+  });
+
+  it('answers 400 to a value PostgreSQL refuses, and 500 to anything else', async () => {
+    for (const code of ['22P02', '22003', '22021', '22P05', '54000']) {
+      expect(await answerTo(withCode('invalid input', code))).toEqual({ status: 400, body: { status: 'error', message: 'Requête invalide.' } });
+    }
+    expect(await answerTo(withCode('duplicate key', '23505'))).toEqual({ status: 500, body: { status: 'error', message: 'Une erreur est survenue.' } });
+  });
+});
+
+describe('requests refused before any route', () => {
+  let ctx: Awaited<ReturnType<typeof createTestApp>>;
+  beforeAll(async () => {
+    ctx = await createTestApp('pglite');
+  });
+  afterAll(() => ctx.close());
+
+  it('answers a body over 2 MB with 413, another media type with 415 and broken JSON with 400, in French', async () => {
+    const big = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ username: 'x'.repeat(2 * 1024 * 1024), password: 'y' }),
+    });
+    expect(big.statusCode).toBe(413);
+    expect(big.json()).toEqual({ status: 'error', message: 'La requête est trop volumineuse.' });
+    const text = await ctx.app.inject({ method: 'POST', url: '/api/login', headers: { 'content-type': 'application/xml' }, payload: '<login/>' });
+    expect(text.statusCode).toBe(415);
+    expect(text.json()).toEqual({ status: 'error', message: 'Type de contenu non pris en charge.' });
+    const broken = await ctx.app.inject({ method: 'POST', url: '/api/login', headers: { 'content-type': 'application/json' }, payload: '{"username": "chef",' });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toEqual({ status: 'error', message: 'Requête invalide.' });
+  });
+});
+
+describe('security headers and caching', () => {
+  const webDir = fs.mkdtempSync(path.join(os.tmpdir(), 'compost-web-'));
+  fs.mkdirSync(path.join(webDir, 'assets'));
+  fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Compost</title>');
+  fs.writeFileSync(path.join(webDir, 'assets', 'app-abc123.js'), 'console.log(1)');
+  let http: Awaited<ReturnType<typeof createTestApp>>;
+  let https: Awaited<ReturnType<typeof createTestApp>>;
+  beforeAll(async () => {
+    http = await createTestApp('pglite', { webDir });
+    https = await createTestApp('pglite', { webDir, publicUrl: 'https://compost.exemple.fr', secureCookies: true });
+  });
+  afterAll(async () => {
+    await http.close();
+    await https.close();
+    fs.rmSync(webDir, { recursive: true, force: true });
+  });
+
+  it('sends neither HSTS nor upgrade-insecure-requests over plain http', async () => {
+    for (const url of ['/', '/login', '/assets/app-abc123.js', '/api/logged']) {
+      const res = await http.app.inject({ url });
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+      expect(String(res.headers['content-security-policy'])).not.toContain('upgrade-insecure-requests');
+      expect(String(res.headers['content-security-policy'])).toContain("default-src 'self'");
+    }
+  });
+
+  it('sends both when PUBLIC_URL is https', async () => {
+    const res = await https.app.inject({ url: '/login' });
+    expect(res.headers['strict-transport-security']).toBe('max-age=15552000');
+    expect(String(res.headers['content-security-policy'])).toContain('upgrade-insecure-requests');
+  });
+
+  it('forbids caching of every API answer, errors included, and leaves the web app its own rules', async () => {
+    for (const url of ['/api/logged', '/api/app/info/get', '/api/inconnu', '/api/admin/user/get/list/by/filters']) {
+      expect((await http.app.inject({ url })).headers['cache-control']).toBe('no-store');
+    }
+    expect((await http.app.inject({ method: 'POST', url: '/api/login', payload: {} })).headers['cache-control']).toBe('no-store');
+    expect((await http.app.inject({ url: '/assets/app-abc123.js' })).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await http.app.inject({ url: '/login' })).headers['cache-control']).toBe('no-cache');
+  });
+});
+
+describe('client address behind proxies (TRUST_PROXY)', () => {
+  /** An app (not started) with one extra route that tells the address the limits would count. */
+  async function ipSeenBy(trustProxy: typeof TEST_CONFIG.TRUST_PROXY, remoteAddress: string, forwardedFor?: string) {
+    const app = await createApp({ db: (await dbHandle).db, mailer: createMemoryMailer(), config: { ...TEST_CONFIG, TRUST_PROXY: trustProxy } });
+    app.get('/whoami', async (request) => ({ ip: request.ip }));
+    const res = await app.inject({ url: '/whoami', remoteAddress, headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {} });
+    await app.close();
+    return res.json().ip as string;
+  }
+  const dbHandle = import('./db/client.js').then((m) => m.openDatabase({ memory: true }));
+  afterAll(async () => (await dbHandle).close());
+
+  it('ignores X-Forwarded-For by default', async () => {
+    expect(await ipSeenBy(undefined, '198.51.100.7', '203.0.113.1')).toBe('198.51.100.7');
+    expect(await ipSeenBy(false, '198.51.100.7', '203.0.113.1')).toBe('198.51.100.7');
+  });
+
+  it('believes it only from the listed proxies', async () => {
+    expect(await ipSeenBy(['10.0.0.0/8', '127.0.0.1'], '10.1.2.3', '203.0.113.1')).toBe('203.0.113.1');
+    expect(await ipSeenBy(['10.0.0.0/8', '127.0.0.1'], '127.0.0.1', '198.51.100.9, 203.0.113.1')).toBe('203.0.113.1');
+    expect(await ipSeenBy(['10.0.0.0/8'], '198.51.100.7', '203.0.113.1')).toBe('198.51.100.7');
+  });
+
+  it('takes the address the given number of proxies saw', async () => {
+    expect(await ipSeenBy(1, '10.1.2.3', '198.51.100.9, 203.0.113.1')).toBe('203.0.113.1');
+    expect(await ipSeenBy(2, '10.1.2.3', '198.51.100.9, 203.0.113.1')).toBe('198.51.100.9');
+    expect(await ipSeenBy(1, '10.1.2.3')).toBe('10.1.2.3');
+  });
+});

@@ -1,0 +1,92 @@
+// Issue 9: the README's phone-on-the-LAN mode. A server listening on an address of this
+// machine other than loopback, over plain http: the app loads with every asset over http
+// (no https upgrade, no HSTS), and the login page shows.
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { expect, test } from '@playwright/test';
+
+const PORT = 3205;
+
+/** The first IPv4 address of this machine that is not loopback. */
+function lanAddress(): string | undefined {
+  for (const list of Object.values(os.networkInterfaces())) {
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return undefined;
+}
+
+const host = lanAddress();
+let server: ChildProcess | undefined;
+let dataDir: string;
+
+test.beforeAll(async () => {
+  expect(host, 'this machine needs a network address other than loopback').toBeTruthy();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'compost-plain-http-'));
+  const webDir = path.resolve(process.env.E2E_WEB_DIR ?? 'dist');
+  // The real start (config from the environment, migrations, seed, web app), on HOST.
+  const script = `
+    const { loadConfig } = await import('./src/server/config.ts');
+    const { startServer } = await import('./src/server/main.ts');
+    const server = await startServer(loadConfig(), { webDir: ${JSON.stringify(webDir)} });
+    console.log('listening ' + server.url);
+    process.once('SIGTERM', () => server.close().then(() => process.exit(0)));`;
+  server = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    env: { ...process.env, HOST: host, PORT: String(PORT), DATA_DIR: dataDir, DATABASE_URL: '', PUBLIC_URL: '', ADMIN_PASSWORD: 'admin-e2e-motdepasse', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  server.stdout!.on('data', (d) => (out += d));
+  server.stderr!.on('data', (d) => (out += d));
+  await new Promise<void>((resolve, reject) => {
+    const t = setInterval(() => {
+      if (out.includes('listening')) {
+        clearInterval(t);
+        resolve();
+      } else if (server!.exitCode !== null) {
+        clearInterval(t);
+        reject(new Error(out));
+      }
+    }, 100);
+  });
+});
+
+test.afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server!.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+test('over plain http on a LAN address, the app loads its assets over http and shows the login page', async ({ page }) => {
+  const origin = `http://${host}:${PORT}`;
+  const requested: string[] = [];
+  const failed: string[] = [];
+  page.on('request', (r) => requested.push(r.url()));
+  page.on('requestfailed', (r) => failed.push(`${r.url()} ${r.failure()?.errorText}`));
+
+  const res = await page.goto(`${origin}/login`);
+  expect(res!.status()).toBe(200);
+  const headers = res!.headers();
+  expect(headers['strict-transport-security']).toBeUndefined();
+  expect(headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+
+  await expect(page.getByLabel('Identifiant ou adresse mail')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Connexion' })).toBeVisible();
+  expect(page.url()).toBe(`${origin}/login`);
+
+  // Scripts and styles came from this server over http; nothing was sent to https.
+  const assets = requested.filter((u) => u.includes('/assets/'));
+  expect(assets.some((u) => u.endsWith('.js'))).toBe(true);
+  expect(assets.some((u) => u.endsWith('.css'))).toBe(true);
+  expect(requested.filter((u) => u.startsWith('https:'))).toEqual([]);
+  expect(failed).toEqual([]);
+
+  const api = await page.request.get(`${origin}/api/health`);
+  expect(api.status()).toBe(200);
+  expect(api.headers()['cache-control']).toBe('no-store');
+  expect(api.headers()['strict-transport-security']).toBeUndefined();
+});
