@@ -27,15 +27,24 @@ export function createReferenceRepository(db: Db) {
       const rows = await db.selectFrom('type_action_constante').selectAll().orderBy('id_action').orderBy('id_constante').execute();
       return rows.map((r) => ({ idConstante: r.id_constante, constante: r.constante, idAction: r.id_action }));
     },
+    /**
+     * Paris years that have interventions, newest first; the current year when there are
+     * none. Walks the month index of the network statistics summary (migration 009) one year at a
+     * time: a handful of index probes whatever the size of the log.
+     */
     async annees() {
-      const rows = await db
-        .selectFrom('intervention')
-        .select(sql<number>`extract(year from date at time zone 'Europe/Paris')::int`.as('annee'))
-        .distinct()
-        .execute();
-      const years = new Set(rows.map((r) => r.annee));
-      years.add(new Date().getFullYear());
-      return [...years].sort((a, b) => b - a).map((annee) => ({ annee }));
+      const rows = await sql<{ annee: number }>`
+        WITH RECURSIVE y(mois) AS (
+          (SELECT mois FROM intervention_stats_mois_reseau ORDER BY mois DESC LIMIT 1)
+          UNION ALL
+          SELECT (SELECT s.mois FROM intervention_stats_mois_reseau s
+                   WHERE s.mois < date_trunc('year', y.mois)::date ORDER BY s.mois DESC LIMIT 1)
+            FROM y WHERE y.mois IS NOT NULL
+        )
+        SELECT extract(year FROM mois)::int AS annee FROM y WHERE mois IS NOT NULL`.execute(db);
+      const years = rows.rows.map((r) => r.annee);
+      if (years.length === 0) years.push(Number(new Intl.DateTimeFormat('en', { timeZone: 'Europe/Paris', year: 'numeric' }).format(new Date())));
+      return years.map((annee) => ({ annee }));
     },
     statuts: (ids: number[]) => db.selectFrom('statut').select(['id', 'libelle']).where('id', 'in', ids).orderBy('id').execute(),
     async villes() {

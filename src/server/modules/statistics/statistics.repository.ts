@@ -1,0 +1,123 @@
+// SQL of the statistics dashboard. Monthly series and exports read the summaries of
+// migration 009, never the log itself: the network stripes when no filter is set, the
+// per-intervenant summary for a provider, the per-site detail when a site is chosen; each
+// answers a year from a few hundred to a few thousand rows. Temperatures are single
+// readings of one site and come from the log through its (site_id, date) index.
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../../db/client.js';
+import { MOIS_NOMS, type ExportKind, type StatsQuery, type StatsSeries } from '../../../shared/schemas/statistics.js';
+import './statistics.tables.js';
+
+export interface MonthTotals {
+  nb: number[];
+  quantite: number[];
+}
+
+export interface SiteExportRow {
+  code: string;
+  nom: string | null;
+  ville: string;
+  months: number[];
+  total: number;
+}
+
+/** Actions counted by a series: the stats_series column of type_action; 'all' counts every action. */
+function actionFilter(series: StatsSeries | 'all'): RawBuilder<unknown> {
+  return series === 'all' ? sql`true` : sql`s.type_action_id IN (SELECT id FROM type_action WHERE stats_series = ${series})`;
+}
+
+/** Litres only: the interventions-count series adds up the litre actions, never degrees or texts. */
+const LITRES = sql`s.type_action_id IN (SELECT id FROM type_action WHERE value_kind IN ('litres', 'transfer'))`;
+
+const yearStart = (annee: number) => sql`make_date(${annee}::int, 1, 1)`;
+const yearEnd = (annee: number) => sql`make_date(${annee + 1}::int, 1, 1)`;
+
+export function createStatisticsRepository(db: Db) {
+  return {
+    /** Twelve rows, January first, months without interventions at zero. */
+    async monthly(series: StatsSeries | 'all', q: StatsQuery) {
+      const summary =
+        q.site !== undefined ? sql`intervention_stats_mois` : q.prestataire !== undefined ? sql`intervention_stats_mois_intervenant` : sql`intervention_stats_mois_reseau`;
+      const rows = await sql<{ m: number; nb: number; quantite: number }>`
+        SELECT extract(month FROM s.mois)::int AS m, sum(s.nb)::int AS nb,
+               coalesce(sum(s.quantite) FILTER (WHERE ${LITRES}), 0)::float8 AS quantite
+          FROM ${summary} s
+         WHERE s.mois >= ${yearStart(q.annee)} AND s.mois < ${yearEnd(q.annee)}
+           AND ${actionFilter(series)}
+           ${q.site === undefined ? sql`` : sql`AND s.site_id = ${q.site}`}
+           ${q.prestataire === undefined ? sql`` : sql`AND s.intervenant_id = ${q.prestataire}`}
+         GROUP BY 1`.execute(db);
+      const byMonth = new Map(rows.rows.map((r) => [r.m, r]));
+      return MOIS_NOMS.map((mois_nom, i) => ({ mois_nom, nb: byMonth.get(i + 1)?.nb ?? 0, quantite: byMonth.get(i + 1)?.quantite ?? 0 }));
+    },
+
+    /** Every temperature reading of the site in the Paris year, oldest first. */
+    async temperatures(q: StatsQuery & { site: number }) {
+      const rows = await sql<{ date: Date; temp: number; numeroBac: number }>`
+        SELECT i.date, i.valeur_nombre::float8 AS temp, sc.numero AS "numeroBac"
+          FROM intervention i JOIN site_composteur sc ON sc.id = i.site_composteur_id
+         WHERE i.site_id = ${q.site}
+           AND i.date >= make_timestamptz(${q.annee}::int, 1, 1, 0, 0, 0, 'Europe/Paris')
+           AND i.date < make_timestamptz(${q.annee + 1}::int, 1, 1, 0, 0, 0, 'Europe/Paris')
+           AND i.type_action_id IN (SELECT id FROM type_action WHERE stats_series = 'temperature')
+           AND i.valeur_nombre IS NOT NULL
+           ${q.prestataire === undefined ? sql`` : sql`AND i.intervenant_id = ${q.prestataire}`}
+         ORDER BY i.date, sc.numero, i.id`.execute(db);
+      return rows.rows.map((r) => ({ date: new Date(r.date).toISOString(), temp: r.temp, numeroBac: r.numeroBac }));
+    },
+
+    /** Accounts offered in the 'Prestataire' select: providers (type 3 or ROLE_PRESTATAIRE), active or not. */
+    async prestataires() {
+      const rows = await sql<{ id: number; organisme: string | null; nom: string; prenom: string | null }>`
+        SELECT a.id, a.organisme, a.nom, a.prenom FROM account a
+         WHERE a.kind = 'user'
+           AND (a.type_user_id = 3 OR EXISTS (SELECT 1 FROM account_role ar JOIN role r ON r.id = ar.role_id
+                                               WHERE ar.account_id = a.id AND r.code = 'ROLE_PRESTATAIRE'))
+         ORDER BY lower(coalesce(a.organisme, a.nom)), lower(a.nom), a.id`.execute(db);
+      return rows.rows.map((r) => {
+        const person = [r.prenom, r.nom].filter(Boolean).join(' ');
+        return { id: r.id, libelle: r.organisme ? `${r.organisme} (${person})` : person };
+      });
+    },
+
+    /**
+     * Every site in code order, `batchSize` at a time, with its twelve monthly figures for the
+     * kind: the number of interventions for 'all', litres for the others.
+     */
+    async *exportBatches(kind: ExportKind, annee: number, batchSize = 500): AsyncGenerator<SiteExportRow[]> {
+      let after = '';
+      for (;;) {
+        const sites = await db
+          .selectFrom('site')
+          .select(['id', 'code', 'nom', 'ville'])
+          .where('code', '>', after)
+          .orderBy('code')
+          .limit(batchSize)
+          .execute();
+        if (sites.length === 0) return;
+        const figures = await sql<{ site_id: number; m: number; v: number }>`
+          SELECT s.site_id, extract(month FROM s.mois)::int AS m,
+                 ${kind === 'all' ? sql`sum(s.nb)` : sql`sum(s.quantite)`}::float8 AS v
+            FROM intervention_stats_mois s
+           WHERE s.site_id = ANY(${sites.map((s) => s.id)}::int[])
+             AND s.mois >= ${yearStart(annee)} AND s.mois < ${yearEnd(annee)}
+             AND ${actionFilter(kind)}
+           GROUP BY 1, 2`.execute(db);
+        const bySite = new Map<number, number[]>();
+        for (const f of figures.rows) {
+          const months = bySite.get(f.site_id) ?? new Array<number>(12).fill(0);
+          months[f.m - 1] = f.v;
+          bySite.set(f.site_id, months);
+        }
+        yield sites.map((s) => {
+          const months = bySite.get(s.id) ?? new Array<number>(12).fill(0);
+          return { code: s.code, nom: s.nom, ville: s.ville, months, total: months.reduce((a, b) => a + b, 0) };
+        });
+        if (sites.length < batchSize) return;
+        after = sites[sites.length - 1].code;
+      }
+    },
+  };
+}
+
+export type StatisticsRepository = ReturnType<typeof createStatisticsRepository>;

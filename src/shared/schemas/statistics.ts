@@ -1,0 +1,48 @@
+// Statistics dashboard (spec.md section 2 "Statistics", section 7 "Statistics"): query
+// parameters and answers of the monthly series, the temperatures and the yearly exports.
+import { z } from 'zod';
+import { decimalIntSchema } from './common.js';
+
+/** The eight `/admin/{series}/get/by/mois` routes; names follow the stats series of reference-data.md. */
+export const STATS_SERIES = ['apportBroyat', 'distribution', 'transfert', 'retournement', 'reparation', 'arrosage', 'viderBac', 'tamisage'] as const;
+export type StatsSeries = (typeof STATS_SERIES)[number];
+
+/** The seven `/admin/intervention/export/{kind}/by/site` exports. */
+export const EXPORT_KINDS = ['all', 'apportBroyat', 'distribution', 'transfert', 'arrosage', 'viderBac', 'tamisage'] as const;
+export type ExportKind = (typeof EXPORT_KINDS)[number];
+
+/** Month names as the series answer them (`mois_nom`), January first. */
+export const MOIS_NOMS = ['janvier', 'février', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'septembre', 'octobre', 'novembre', 'décembre'] as const;
+
+export const ANNEE_MIN = 2000;
+export const ANNEE_MAX = 2100;
+
+export const STATS_MESSAGES = {
+  annee: 'Année invalide',
+  site: 'Site invalide',
+  prestataire: 'Prestataire invalide',
+  siteRequired: 'Choisissez un site',
+} as const;
+
+const anneeParam = decimalIntSchema({ min: ANNEE_MIN, max: ANNEE_MAX, message: STATS_MESSAGES.annee });
+
+/** `?annee=2026&site=12&prestataire=5`: the year is required, the site and the provider are optional. */
+export const statsQuerySchema = z.strictObject({
+  annee: anneeParam,
+  site: decimalIntSchema({ message: STATS_MESSAGES.site }).optional(),
+  prestataire: decimalIntSchema({ message: STATS_MESSAGES.prestataire }).optional(),
+});
+export type StatsQuery = z.infer<typeof statsQuerySchema>;
+
+export const exportQuerySchema = z.strictObject({ annee: anneeParam });
+
+export const statsMoisRowSchema = z.object({ mois_nom: z.string(), nb: z.number(), quantite: z.number() });
+export type StatsMoisRow = z.infer<typeof statsMoisRowSchema>;
+
+/** One temperature reading of a cell of the site (°C), dated as ISO 8601. */
+export const temperatureRowSchema = z.object({ date: z.string(), temp: z.number(), numeroBac: z.number() });
+export type TemperatureRow = z.infer<typeof temperatureRowSchema>;
+
+/** An option of the 'Prestataire' select. */
+export const prestataireSchema = z.object({ id: z.number(), libelle: z.string() });
+export type Prestataire = z.infer<typeof prestataireSchema>;

@@ -1,0 +1,66 @@
+// Calls of the statistics dashboard (spec.md section 7 "Statistics"): query keys, queries
+// and the yearly CSV downloads. The only fetch code of this module.
+import { queryOptions } from '@tanstack/react-query';
+import { api } from '../../lib/api';
+import type { ExportKind, Prestataire, StatsMoisRow, TemperatureRow } from '../../../shared/schemas/statistics';
+
+/** The filters of the dashboard, as they live in the URL. */
+export interface StatsFilters {
+  annee: number;
+  site: number | null;
+  prestataire: number | null;
+}
+
+/** A monthly series: a stats series name, or 'all' for the interventions count. */
+export type SeriesName = 'all' | 'apportBroyat' | 'distribution' | 'transfert' | 'retournement' | 'reparation' | 'arrosage' | 'viderBac' | 'tamisage';
+
+export const statisticsKeys = {
+  all: ['statistics'] as const,
+  years: ['statistics', 'years'] as const,
+  prestataires: ['statistics', 'prestataires'] as const,
+  series: (name: SeriesName, f: StatsFilters) => ['statistics', 'series', name, f.annee, f.site, f.prestataire] as const,
+  temperatures: (f: StatsFilters) => ['statistics', 'temperatures', f.annee, f.site, f.prestataire] as const,
+};
+
+function params(f: StatsFilters): Record<string, number> {
+  const p: Record<string, number> = { annee: f.annee };
+  if (f.site !== null) p.site = f.site;
+  if (f.prestataire !== null) p.prestataire = f.prestataire;
+  return p;
+}
+
+export const yearsQuery = () =>
+  queryOptions({ queryKey: statisticsKeys.years, queryFn: () => api.get('admin/annee/get/all').json<{ annee: number }[]>(), staleTime: 60_000 });
+
+export const prestatairesQuery = () =>
+  queryOptions({ queryKey: statisticsKeys.prestataires, queryFn: () => api.get('admin/stats/prestataire/get/all').json<Prestataire[]>(), staleTime: 5 * 60_000 });
+
+export const seriesQuery = (name: SeriesName, f: StatsFilters) =>
+  queryOptions({
+    queryKey: statisticsKeys.series(name, f),
+    queryFn: ({ signal }) => api.get(name === 'all' ? 'admin/intervention/get/all/by/mois' : `admin/${name}/get/by/mois`, { searchParams: params(f), signal }).json<StatsMoisRow[]>(),
+    // The interventions series is read by the page (empty state) and by its chart: one call.
+    staleTime: 30_000,
+  });
+
+export const temperaturesQuery = (f: StatsFilters) =>
+  queryOptions({
+    queryKey: statisticsKeys.temperatures(f),
+    queryFn: ({ signal }) => api.get('admin/temperature/get/by/mois', { searchParams: params(f), signal }).json<TemperatureRow[]>(),
+    enabled: f.site !== null,
+    staleTime: 0,
+  });
+
+/** Downloads export_{kind}_par_site_{year}.csv (one row per site, a column per month). */
+export async function downloadExport(kind: ExportKind, annee: number) {
+  const blob = await api.get(`admin/intervention/export/${kind}/by/site`, { searchParams: { annee }, timeout: 120_000 }).blob();
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `export_${kind}_par_site_${annee}.csv`;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  // The browser has taken the file once click() returns; a short delay spares slow engines.
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -1,0 +1,146 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { loggedAs, mockApi, renderApp, reply, type ApiCall } from '../../app/test-utils';
+import { statisticsRoutes } from './statistics.routes';
+
+const MOIS = ['janvier', 'février', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'septembre', 'octobre', 'novembre', 'décembre'];
+const months = (nb: number[], quantite: number[] = []) => MOIS.map((mois_nom, i) => ({ mois_nom, nb: nb[i] ?? 0, quantite: quantite[i] ?? 0 }));
+
+const SITES = [
+  { id: 12, code: 'QUA012', nom: 'Jardin des Capucins', adresse: 'Rue de Siam', numero: '4', ville: 'Brest', cp: '29200' },
+  { id: 13, code: 'PIM003', nom: null, adresse: 'Rue de Brest', numero: null, ville: 'Guipavas', cp: '29490' },
+];
+
+/** Query string of a call as an object (the mock ignores it when matching). */
+const query = (c: ApiCall) => Object.fromEntries(new URL(c.path, 'http://x').searchParams);
+
+function mockStats(extra: Parameters<typeof mockApi>[0] = {}) {
+  const series = (call: ApiCall) => {
+    const q = query(call);
+    if (q.annee === '2024') return reply(200, months([]));
+    return reply(200, q.site ? months([1, 0, 2]) : months([3, 1, 4, 1, 5], [100, 0, 250, 0, 50]));
+  };
+  const handlers: Parameters<typeof mockApi>[0] = {
+    'GET /api/logged': loggedAs(['ROLE_ADMIN_COMPOSTEUR']),
+    'GET /api/admin/site/get/all/actif': reply(200, SITES),
+    'GET /api/admin/annee/get/all': reply(200, [{ annee: 2025 }, { annee: 2024 }]),
+    'GET /api/admin/stats/prestataire/get/all': reply(200, [{ id: 5, libelle: 'Compost Services (Compost SERVICES)' }]),
+    'GET /api/admin/intervention/get/all/by/mois': series,
+    'GET /api/admin/temperature/get/by/mois': reply(200, [
+      { date: '2025-03-04T09:00:00.000Z', temp: 42.5, numeroBac: 1 },
+      { date: '2025-03-04T09:00:00.000Z', temp: 38, numeroBac: 3 },
+    ]),
+    ...extra,
+  };
+  for (const s of ['apportBroyat', 'distribution', 'transfert', 'retournement', 'reparation', 'arrosage', 'viderBac', 'tamisage']) {
+    handlers[`GET /api/admin/${s}/get/by/mois`] ??= series;
+  }
+  return mockApi(handlers);
+}
+
+/** A chart card once its figures have arrived (the skeleton card has the same name, busy). */
+async function loadedCard(name: string) {
+  return waitFor(
+    () => {
+      const card = screen.getByRole('region', { name });
+      expect(card).not.toHaveAttribute('aria-busy');
+      return card;
+    },
+    { timeout: 10_000 },
+  );
+}
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('statistics dashboard', () => {
+  it('selects the newest year on first load and loads every chart of the whole network', async () => {
+    const api = mockStats();
+    renderApp('/admin/stats', { loggedRoutes: statisticsRoutes });
+    const interventions = await loadedCard('Interventions · Tout le réseau');
+    // The year's total beside the title: 3 + 1 + 4 + 1 + 5.
+    expect(within(interventions).getByLabelText("Total de l'année : 14")).toBeInTheDocument();
+    const apport = await loadedCard('Apports de broyat · Tout le réseau');
+    expect(within(apport).getByLabelText("Total de l'année : 14 · 400 L")).toBeInTheDocument();
+    // The interventions series feeds the empty state and its own chart: asked once.
+    expect(api.callsTo('GET', '/api/admin/intervention/get/all/by/mois')).toHaveLength(1);
+    for (const path of ['/api/admin/intervention/get/all/by/mois', '/api/admin/apportBroyat/get/by/mois', '/api/admin/tamisage/get/by/mois', '/api/admin/reparation/get/by/mois']) {
+      await waitFor(() => expect(api.callsTo('GET', path).map(query)).toContainEqual({ annee: '2025' }));
+    }
+    // No site: no temperature chart, and no call for it.
+    expect(screen.queryByRole('region', { name: /Températures/ })).not.toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/admin/temperature/get/by/mois')).toHaveLength(0);
+    expect(screen.getByRole('combobox', { name: 'Année' })).toHaveValue('2025');
+  }, 30_000);
+
+  it('offers an export on seven charts with the tooltip of the spec, none on turning and repairs', async () => {
+    mockStats();
+    renderApp('/admin/stats', { loggedRoutes: statisticsRoutes });
+    await loadedCard('Tamisage · Tout le réseau');
+    const labels = screen.getAllByRole('button', { name: /^Télécharger/ }).map((b) => b.getAttribute('aria-label'));
+    expect(labels).toEqual([
+      "Télécharger les interventions par site pour l'année",
+      "Télécharger les apports de broyat par site pour l'année",
+      "Télécharger les distributions de compost par site pour l'année",
+      "Télécharger les transferts par site pour l'année",
+      "Télécharger les arrosages par site pour l'année",
+      "Télécharger les vidages de cellule par site pour l'année",
+      "Télécharger les tamisages par site pour l'année",
+    ]);
+    for (const name of ['Retournements · Tout le réseau', 'Réparations · Tout le réseau']) {
+      expect(within(screen.getByRole('region', { name })).queryByRole('button', { name: /Télécharger/ })).not.toBeInTheDocument();
+    }
+  }, 30_000);
+
+  it('reloads every chart for a chosen site and provider, and shows the temperatures of the site', async () => {
+    const api = mockStats();
+    renderApp('/admin/stats?annee=2025&site=12&prestataire=5', { loggedRoutes: statisticsRoutes });
+    const place = '4 Rue de Siam';
+    const temps = await screen.findByRole('region', { name: `Températures (°C) · QUA012 - ${place} (Jardin des Capucins)` }, { timeout: 10_000 });
+    expect(temps).toBeInTheDocument();
+    await waitFor(() =>
+      expect(within(screen.getByRole('region', { name: /^Températures/ })).getByRole('img')).toHaveAccessibleName(/2 relevé\(s\) sur 2 cellule\(s\), de 38 à 42,5 °C/),
+    );
+    await waitFor(() => expect(api.callsTo('GET', '/api/admin/arrosage/get/by/mois').map(query)).toContainEqual({ annee: '2025', site: '12', prestataire: '5' }));
+    expect(api.callsTo('GET', '/api/admin/temperature/get/by/mois').map(query)).toContainEqual({ annee: '2025', site: '12', prestataire: '5' });
+    expect(screen.getByRole('combobox', { name: 'Prestataire' })).toHaveValue('Compost Services (Compost SERVICES)');
+    expect(screen.getByRole('combobox', { name: 'Site' })).toHaveValue(`QUA012 - ${place} (Jardin des Capucins)`);
+  }, 30_000);
+
+  it('switches year from the select and shows the empty state of a year without interventions', async () => {
+    const api = mockStats();
+    const { router } = renderApp('/admin/stats', { loggedRoutes: statisticsRoutes });
+    await loadedCard('Interventions · Tout le réseau');
+    await userEvent.click(screen.getByRole('combobox', { name: 'Année' }));
+    await userEvent.click(await screen.findByRole('option', { name: '2024' }));
+    expect(await screen.findByText('Aucune intervention en 2024')).toBeInTheDocument();
+    // The filters live in the URL, so the back button returns to the previous year.
+    expect(router.state.location.search).toBe('?annee=2024');
+    await router.navigate(-1);
+    expect(router.state.location.search).toBe('');
+    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Année' })).toHaveValue('2025'), { timeout: 10_000 });
+    expect(screen.queryByText('Aucune intervention en 2024')).not.toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/admin/viderBac/get/by/mois').map(query)).toContainEqual({ annee: '2024' });
+  }, 30_000);
+
+  it('shows a chart as a table of the twelve months on demand', async () => {
+    mockStats();
+    renderApp('/admin/stats?annee=2025', { loggedRoutes: statisticsRoutes });
+    const card = await loadedCard('Apports de broyat · Tout le réseau');
+    await userEvent.click(within(card).getByRole('switch', { name: 'Afficher le tableau' }));
+    const table = within(card).getByRole('table');
+    const rows = within(table).getAllByRole('row').map((r) => [...r.querySelectorAll('th,td')].map((c) => c.textContent));
+    expect(rows[0]).toEqual(['Mois', 'Nombre', 'Litres']);
+    expect(rows.slice(1).map((r) => r[0])).toEqual(MOIS.map((m) => m[0].toUpperCase() + m.slice(1)));
+    expect(rows[3]).toEqual(['Mars', '4', '250']);
+  }, 30_000);
+
+  it('refuses the screen to a user without an admin role', async () => {
+    mockStats({ 'GET /api/logged': loggedAs(['ROLE_USER']) });
+    renderApp('/admin/stats', { loggedRoutes: statisticsRoutes });
+    expect(await screen.findByText('Accès non authorisé.', {}, { timeout: 10_000 })).toBeInTheDocument();
+  }, 30_000);
+});

@@ -1,0 +1,84 @@
+// Issue 12, statistics dashboard: an administrator opens /admin/stats on the demo programme
+// (a year of interventions), switches year and site, sees the temperatures of the site and
+// downloads a yearly export per site.
+import fs from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { E2E_ADMIN } from '../helpers/e2e-env';
+
+async function loginAsAdmin(page: Page) {
+  await page.goto('/login');
+  await page.getByLabel('Identifiant ou adresse mail').fill(E2E_ADMIN.login);
+  await page.getByLabel('Mot de passe').fill(E2E_ADMIN.password);
+  await page.getByRole('button', { name: 'Connexion' }).click();
+  await expect(page).toHaveURL(/\/admin\//);
+}
+
+/** A chart card once loaded (the skeleton card of the same name is aria-busy). */
+const card = (page: Page, name: string | RegExp) => page.locator('section:not([aria-busy])').filter({ has: page.getByRole('heading', { name }) });
+
+test('an administrator browses the yearly charts of the network and of a site, then downloads an export per site', async ({ page }) => {
+  await loginAsAdmin(page);
+  const years = ((await (await page.request.get('/api/admin/annee/get/all')).json()) as { annee: number }[]).map((y) => y.annee);
+  expect(years.length).toBeGreaterThanOrEqual(1);
+
+  await page.goto('/admin/stats');
+  // First load: the newest year, the whole network, every chart with its total.
+  await expect(page.getByRole('combobox', { name: 'Année', exact: true })).toHaveValue(String(years[0]));
+  const interventions = card(page, 'Interventions · Tout le réseau');
+  await expect(interventions.getByRole('img')).toBeVisible();
+  await expect(interventions.getByLabel(/^Total de l'année : [1-9]/)).toBeVisible();
+  await expect(card(page, 'Tamisage · Tout le réseau').getByRole('img')).toBeVisible();
+  await expect(page.getByRole('heading', { name: /^Températures/ })).toHaveCount(0);
+
+  // Another year: the URL keeps it, the charts reload.
+  if (years.length > 1) {
+    await page.getByRole('combobox', { name: 'Année', exact: true }).click();
+    await page.getByRole('option', { name: String(years[1]), exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`annee=${years[1]}`));
+    await expect(card(page, 'Interventions · Tout le réseau').getByLabel(/^Total de l'année : [1-9]/)).toBeVisible();
+    await page.goBack();
+    await expect(page.getByRole('combobox', { name: 'Année', exact: true })).toHaveValue(String(years[0]));
+  }
+
+  // One site: titles name it and the temperature chart appears.
+  await page.getByRole('combobox', { name: 'Site', exact: true }).click();
+  const option = page.getByRole('option').first();
+  const siteName = (await option.textContent())!.trim();
+  await option.click();
+  await expect(page).toHaveURL(/site=\d+/);
+  await expect(card(page, `Interventions · ${siteName}`).getByRole('img')).toBeVisible();
+  const temperatures = card(page, `Températures (°C) · ${siteName}`);
+  await expect(temperatures.getByRole('img')).toHaveAccessibleName(/relevé\(s\) sur \d+ cellule\(s\)/);
+
+  // The yearly export per site: every site, a BOM, ';', twelve months and a total.
+  const sitesCount = ((await (await page.request.get('/api/admin/site/get/list/by/filters?page=0&rowsPerPage=5')).json()) as { count: number }).count;
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: "Télécharger les interventions par site pour l'année" }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`export_all_par_site_${years[0]}.csv`);
+  const text = fs.readFileSync((await download.path())!, 'utf8');
+  expect(text.startsWith('\uFEFF')).toBe(true);
+  const lines = text.slice(1).trimEnd().split('\r\n').map((l) => l.split(';'));
+  expect(lines[0]).toEqual(['Code', 'Nom', 'Ville', 'Janvier', 'Février', 'Mars', 'Avril', 'Mai', 'Juin', 'Juillet', 'Août', 'Septembre', 'Octobre', 'Novembre', 'Décembre', 'Total']);
+  expect(lines).toHaveLength(sitesCount + 1);
+  for (const line of lines.slice(1)) {
+    const figures = line.slice(3).map(Number);
+    expect(figures.slice(0, 12).reduce((a, b) => a + b, 0)).toBe(figures[12]);
+  }
+  expect(lines.slice(1).some((l) => Number(l[15]) > 0)).toBe(true);
+});
+
+test('the dashboard reads on a 390 px phone: one chart per row, full width, no sideways scrolling', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await loginAsAdmin(page);
+  await page.goto('/admin/stats');
+  const first = card(page, 'Interventions · Tout le réseau');
+  const second = card(page, 'Apports de broyat · Tout le réseau');
+  await expect(first.getByRole('img')).toBeVisible();
+  await expect(second.getByRole('img')).toBeVisible();
+  const [a, b] = [await first.boundingBox(), await second.boundingBox()];
+  expect(b!.y).toBeGreaterThanOrEqual(a!.y + a!.height);
+  expect(a!.width).toBeGreaterThan(300);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  if (process.env.H12_SCREENSHOT) await page.screenshot({ path: process.env.H12_SCREENSHOT, fullPage: false });
+});
