@@ -132,3 +132,46 @@ export function errorKeyToPath(key: string, form: SheetFormValues): string | nul
   if (!match || Number(match[1]) >= form.values.length) return null;
   return `values.${match[1]}.${match[2]}`;
 }
+
+/**
+ * A request to process, as the requests board hands it to the site sheet through the
+ * navigation state (no network call: a provider processes requests with no signal). spec.md
+ * section 4: the destination cell if any, else the request's cell; the scheduled action; the
+ * triggering value when the trigger was action 18.
+ */
+export interface RequestPrefill {
+  demandeIntervention: number;
+  composteur: number;
+  action: number;
+  valeur: string | null;
+}
+
+/** The navigation state of /admin/fiche/site/{id} opened by 'Traiter'. */
+export interface SheetNavigationState {
+  demandes: RequestPrefill[];
+}
+
+const isId = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v > 0;
+
+/** The requests carried by a navigation state, or null (state from elsewhere, or stale and malformed). */
+export function prefillOf(state: unknown): RequestPrefill[] | null {
+  const list = (state as Partial<SheetNavigationState> | null)?.demandes;
+  if (!Array.isArray(list) || list.length === 0) return null;
+  const ok = list.every(
+    (p: Partial<RequestPrefill>) => isId(p.demandeIntervention) && isId(p.composteur) && isId(p.action) && (p.valeur === null || typeof p.valeur === 'string'),
+  );
+  return ok ? (list as RequestPrefill[]) : null;
+}
+
+/** One block per request to process, each carrying its request. */
+export function requestSheetValues(prefill: readonly RequestPrefill[], now?: Date): SheetFormValues {
+  return {
+    date: nowValue(now),
+    values: prefill.map((p) => ({
+      ...emptyBlock(String(p.composteur)),
+      action: String(p.action),
+      valeur: p.valeur,
+      demandeIntervention: p.demandeIntervention,
+    })),
+  };
+}

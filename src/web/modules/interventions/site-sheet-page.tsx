@@ -4,87 +4,44 @@
 // the outbox. `?cellule={cellId}` preselects a cell (QR labels); `?corriger={clientId}` reopens
 // an entry the server refused, with its errors under the fields.
 import { useMemo, useState, type FormEvent } from 'react';
-import {
-  Alert,
-  Anchor,
-  Button,
-  Center,
-  Fieldset,
-  Group,
-  Loader,
-  NativeSelect,
-  Paper,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Center, Fieldset, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { HTTPError } from 'ky';
 import dayjs from 'dayjs';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { typeActionsQuery } from '../../app/bootstrap.api';
 import { useSessionStore } from '../../app/session-store';
 import { notifySuccess } from '../../lib/notify';
 import type { FieldError } from '../../../shared/errors';
 import type { TypeAction, TypeActionConstante } from '../../../shared/schemas/reference';
 import type { SiteInfos } from '../../../shared/schemas/interventions';
-import {
-  INTERVENTION_MESSAGES,
-  OBSERVATIONS_MAX,
-  TEXT_VALUE_MAX,
-  VALUE_LITRES_MAX,
-  VALUE_TEMPERATURE_MAX,
-  VALUE_TEMPERATURE_MIN,
-} from '../../../shared/schemas/intervention-rules';
+import { INTERVENTION_MESSAGES } from '../../../shared/schemas/intervention-rules';
 import { newClientId } from '../../offline/client-id';
 import { useOutboxEntry, type InterventionOutboxEntry } from '../../offline/hooks';
 import { submitIntervention } from '../../offline/outbox-runner';
 import { constantesQuery, siteInfosQuery } from './interventions.api';
 import { OfflineBanner } from './offline-banner';
 import { MAX_BLOCKS, useSheetForm, type SheetErrors } from './use-sheet-form';
-import { cellLabel, OUTBOX_PATH, SITE_CHOICE_PATH, siteLabel } from './interventions-paths';
+import { OUTBOX_PATH, SITE_CHOICE_PATH, siteLabel } from './interventions-paths';
 import {
   errorKeyToPath,
   fromSubmission,
   initialSheetValues,
+  prefillOf,
+  requestSheetValues,
+  type RequestPrefill,
   nowValue,
-  OBSERVATIONS_REQUIRED_ACTION,
   toSubmission,
-  TRANSFER_DESTINATION_TYPE_BAC,
-  valueKindOf,
   type SheetFormValues,
 } from './site-sheet-form';
 import { asSubmission, validateSubmission } from './site-sheet-validation';
-
-/** Input bounds of reference-data.md, as hints to the inputs; the shared validation decides. */
-const LITRES_MAX = VALUE_LITRES_MAX;
-const TEMPERATURE_MIN = VALUE_TEMPERATURE_MIN;
-const TEMPERATURE_MAX = VALUE_TEMPERATURE_MAX;
+import { InterventionBlockFields } from './intervention-block-fields';
 
 export const SAVED_MESSAGE = INTERVENTION_MESSAGES.added;
 export const QUEUED_MESSAGE = 'Intervention enregistrée sur le téléphone, elle sera envoyée dès le retour du réseau';
 export const REQUIRED_FIELDS_MESSAGE = 'Veuillez renseigner les champs obligatoires';
-
-interface Option {
-  value: string;
-  label: string;
-  disabled?: boolean;
-}
-
-/**
- * Native selects: the phone's own picker, large and familiar, and no dropdown code to load
- * (spec.md asks for selectors, not for a searchable list). The first, empty entry says what to
- * choose and cannot be chosen back.
- */
-function withPlaceholder(text: string, options: Option[]): Option[] {
-  return [{ value: '', label: text, disabled: true }, ...options];
-}
-
-const orNull = (value: string): string | null => (value === '' ? null : value);
 
 /** Server keys (values0.valeur) to form paths (values.0.valeur); the rest goes to the banner. */
 function toFormErrors(errors: readonly FieldError[], values: SheetFormValues): { fields: SheetErrors; unmatched: FieldError[] } {
@@ -112,7 +69,10 @@ export function SiteSheetPage() {
   const siteId = Number(params.id);
   const validId = Number.isInteger(siteId) && siteId > 0;
   const [search] = useSearchParams();
+  const location = useLocation();
   const correcting = search.get('corriger');
+  // 'Traiter' on the requests board: one prefilled block per request (navigation state).
+  const prefill = correcting ? null : prefillOf(location.state);
   const infos = useQuery({ ...siteInfosQuery(siteId), enabled: validId });
   const typeActions = useQuery(typeActionsQuery());
   const constantes = useQuery(constantesQuery());
@@ -136,13 +96,14 @@ export function SiteSheetPage() {
   }
   return (
     <SiteSheetForm
-      key={`${siteId}-${correcting ?? ''}`}
+      key={`${siteId}-${correcting ?? ''}-${prefill ? location.key : ''}`}
       site={infos.data.data}
       offlineSince={infos.data.offline ? infos.data.fetchedAt : null}
       typeActions={typeActions.data}
       constantes={constantes.data}
       preselectedCell={search.get('cellule')}
       entry={entry}
+      prefill={prefill}
     />
   );
 }
@@ -167,9 +128,10 @@ interface FormProps {
   constantes: TypeActionConstante[];
   preselectedCell: string | null;
   entry: InterventionOutboxEntry | null;
+  prefill: RequestPrefill[] | null;
 }
 
-function SiteSheetForm({ site, offlineSince, typeActions, constantes, preselectedCell, entry }: FormProps) {
+function SiteSheetForm({ site, offlineSince, typeActions, constantes, preselectedCell, entry, prefill }: FormProps) {
   const navigate = useNavigate();
   const userId = useSessionStore((s) => s.id);
   const username = useSessionStore((s) => s.username);
@@ -184,12 +146,9 @@ function SiteSheetForm({ site, offlineSince, typeActions, constantes, preselecte
   const [saving, setSaving] = useState(false);
 
   const form = useSheetForm(
-    entry ? fromSubmission(entry.payload) : initialSheetValues(preselected),
+    entry ? fromSubmission(entry.payload) : prefill ? requestSheetValues(prefill) : initialSheetValues(preselected),
     entry ? toFormErrors(entry.fieldErrors, fromSubmission(entry.payload)).fields : {},
   );
-
-  const cellOf = (id: string | null) => cells.find((c) => String(c.id) === id) ?? null;
-  const cellOptions = cells.map((c) => ({ value: String(c.id), label: cellLabel(c) }));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -304,71 +263,18 @@ function SiteSheetForm({ site, offlineSince, typeActions, constantes, preselecte
 
           <form onSubmit={submit} noValidate>
             <Stack gap="md">
-              {form.values.values.map((block, index) => {
-                const cell = cellOf(block.composteur);
-                const action = typeActions.find((a) => String(a.id) === block.action) ?? null;
-                const kind = valueKindOf(block.action, typeActions);
-                const error = (field: string) => form.errors[`values.${index}.${field}`];
-                return (
-                  <Fieldset key={index} legend={`Action ${index + 1}`}>
-                    <Stack gap="sm">
-                      <NativeSelect
-                        label="Choix de la cellule"
-                        withAsterisk
-                        data={withPlaceholder('Choisir une cellule', cellOptions)}
-                        value={block.composteur ?? ''}
-                        error={error('composteur')}
-                        // Another cell: the action and its value may no longer apply.
-                        onChange={(e) => form.updateBlock(index, { composteur: orNull(e.currentTarget.value), action: null, valeur: null, bacDestination: null })}
-                      />
-                      <NativeSelect
-                        label="Quelle action"
-                        withAsterisk
-                        disabled={!cell}
-                        data={withPlaceholder(
-                          cell ? 'Choisir une action' : 'Choisissez d’abord une cellule',
-                          typeActions.map((a) => ({ value: String(a.id), label: a.libelle, disabled: !cell || !a.typeBac.includes(cell.typeBac) })),
-                        )}
-                        value={block.action ?? ''}
-                        error={error('action')}
-                        onChange={(e) => form.updateBlock(index, { action: orNull(e.currentTarget.value), valeur: null, bacDestination: null })}
-                      />
-                      <ValueInput
-                        kind={kind}
-                        action={action}
-                        constantes={constantes}
-                        value={block.valeur}
-                        error={error('valeur')}
-                        onValue={(valeur) => form.updateBlock(index, { valeur })}
-                      />
-                      {kind === 'transfer' && (
-                        <NativeSelect
-                          label="Cellule de destination"
-                          withAsterisk
-                          data={withPlaceholder(
-                            'Choisir une cellule de maturation',
-                            cells
-                              .filter((c) => c.typeBac === TRANSFER_DESTINATION_TYPE_BAC && String(c.id) !== block.composteur)
-                              .map((c) => ({ value: String(c.id), label: cellLabel(c) })),
-                          )}
-                          value={block.bacDestination ?? ''}
-                          error={error('bacDestination')}
-                          onChange={(e) => form.updateBlock(index, { bacDestination: orNull(e.currentTarget.value) })}
-                        />
-                      )}
-                      <Textarea
-                        label="Observations (si besoin)"
-                        withAsterisk={block.action === String(OBSERVATIONS_REQUIRED_ACTION)}
-                        rows={3}
-                        maxLength={OBSERVATIONS_MAX}
-                        value={block.observations}
-                        error={error('observations')}
-                        onChange={(e) => form.updateBlock(index, { observations: e.currentTarget.value })}
-                      />
-                    </Stack>
-                  </Fieldset>
-                );
-              })}
+              {form.values.values.map((block, index) => (
+                <Fieldset key={index} legend={`Action ${index + 1}${block.demandeIntervention ? ' (demande d’intervention)' : ''}`}>
+                  <InterventionBlockFields
+                    block={block}
+                    cells={cells}
+                    typeActions={typeActions}
+                    constantes={constantes}
+                    errorOf={(field) => form.errors[`values.${index}.${field}`]}
+                    onChange={(patch) => form.updateBlock(index, patch)}
+                  />
+                </Fieldset>
+              ))}
 
               <Group gap="sm">
                 <Button variant="light" onClick={form.addBlock} disabled={form.values.values.length >= MAX_BLOCKS}>
@@ -412,75 +318,4 @@ function SiteSheetForm({ site, offlineSince, typeActions, constantes, preselecte
       </Paper>
     </Stack>
   );
-}
-
-interface ValueInputProps {
-  kind: TypeAction['valueKind'];
-  action: TypeAction | null;
-  constantes: TypeActionConstante[];
-  value: string | number | null;
-  error: string | undefined;
-  onValue: (value: string | number | null) => void;
-}
-
-/** The value input of the chosen action (spec.md section 5). */
-function ValueInput({ kind, action, constantes, value, error, onValue }: ValueInputProps) {
-  switch (kind) {
-    case 'litres':
-    case 'transfer':
-      // A plain text input with the phone's number keyboard: the shared validation reads it
-      // (whole litres, 0 to 10 000) and says what is wrong in French.
-      return (
-        <TextInput
-          label={kind === 'transfer' ? 'Quantité transférée (litres)' : 'Quantité (litres)'}
-          withAsterisk
-          inputMode="numeric"
-          autoComplete="off"
-          description={`De 0 à ${LITRES_MAX.toLocaleString('fr-FR')} litres`}
-          value={value === null ? '' : String(value)}
-          onChange={(e) => onValue(e.currentTarget.value)}
-          error={error}
-        />
-      );
-    case 'temperature':
-      return (
-        <TextInput
-          label="Température (°C)"
-          withAsterisk
-          inputMode="decimal"
-          autoComplete="off"
-          description={`De ${TEMPERATURE_MIN} à ${TEMPERATURE_MAX} °C, par exemple 54,5`}
-          value={value === null ? '' : String(value).replace('.', ',')}
-          onChange={(e) => onValue(e.currentTarget.value)}
-          error={error}
-        />
-      );
-    case 'constant':
-      return (
-        <NativeSelect
-          label={action?.libelle ?? 'Valeur'}
-          withAsterisk
-          data={withPlaceholder(
-            'Choisir',
-            constantes.filter((c) => c.idAction === action?.id).map((c) => ({ value: String(c.idConstante), label: c.constante })),
-          )}
-          value={value === null ? '' : String(value)}
-          onChange={(e) => onValue(orNull(e.currentTarget.value))}
-          error={error}
-        />
-      );
-    case 'text':
-      return (
-        <TextInput
-          label="Précisions"
-          withAsterisk
-          maxLength={TEXT_VALUE_MAX}
-          value={value === null ? '' : String(value)}
-          onChange={(e) => onValue(e.currentTarget.value)}
-          error={error}
-        />
-      );
-    default:
-      return null;
-  }
 }

@@ -1,0 +1,215 @@
+// API shapes of the intervention requests (demandes d'intervention, spec.md sections 2, 3, 7
+// "Requests"; issue 11): the pending board, the history, cancelling, scheduling, the sites
+// with pending requests and the request rules (reference-data.md "Which interventions raise a
+// request", kept in the demande_rule table).
+import { z } from 'zod';
+import { decimalFilterSchema, idSchema, intSchema } from './common.js';
+import { listQuerySchema } from './list.js';
+
+/** reference-data.md "Statuses": the request statuses. */
+export const STATUT_EN_ATTENTE = 3;
+export const STATUT_PROGRAMMEE = 4;
+export const STATUT_REALISEE = 5;
+export const STATUT_ANNULEE = 6;
+export const PENDING_STATUTS = [STATUT_EN_ATTENTE, STATUT_PROGRAMMEE] as const;
+
+/** Most requests one cancel or schedule call may name (a board page is 20). */
+export const SELECTION_MAX = 100;
+export const RULE_DELAY_MIN = 1;
+export const RULE_DELAY_MAX = 365;
+
+export const REQUEST_MESSAGES = {
+  cancelled: "Demande(s) d'intervention(s) annulée(s) avec succès",
+  scheduled: "Demande(s) d'intervention(s) programmée(s) avec succès",
+  required: 'Veuillez renseignez les champs obligatoires',
+  dateRequired: 'La date prévue de réalisation est obligatoire',
+  dateInvalid: 'Date invalide',
+  selectionRequired: 'Sélectionnez au moins une demande',
+  selectionTooLong: `${SELECTION_MAX} demandes au plus`,
+  duplicate: 'Une demande est sélectionnée deux fois',
+  notFound: "Demande d'intervention introuvable",
+  twoSites: "Les demandes sélectionnées doivent concerner un seul site",
+  closed: "Cette demande d'intervention a déjà été réalisée ou annulée",
+  dateOutOfRange: "La date prévue de réalisation doit être comprise entre aujourd'hui et la date d'échéance",
+  ruleAdded: 'Règle ajoutée',
+  ruleUpdated: 'Règle modifiée',
+  ruleDeleted: 'Règle supprimée',
+  ruleNotFound: 'Règle introuvable',
+  actionRequired: "L'action déclenchante est obligatoire",
+  actionUnknown: 'Action inconnue',
+  programmeeRequired: "L'action à programmer est obligatoire",
+  constanteNotOfAction: "Cette valeur n'appartient pas à l'action déclenchante",
+  programmeeNotAllowed: "L'action à programmer n'est possible sur aucun type de cellule de l'action déclenchante",
+  delaiInvalid: `Le délai doit être un nombre entier de jours entre ${RULE_DELAY_MIN} et ${RULE_DELAY_MAX}`,
+  ruleExists: 'Cette règle existe déjà',
+} as const;
+
+const isoDate = z.string();
+
+/** A pending request card (spec.md section 3 "Intervention request"). */
+export const demandeInterventionSchema = z.object({
+  id: z.number(),
+  idStatut: z.number(),
+  statut: z.string(),
+  /** ISO 8601. */
+  dateEcheance: isoDate,
+  dateProgrammee: isoDate.nullable(),
+  /** Who scheduled it: a referent or provider (user account) or an agent. */
+  programmationReferent: z.string().nullable(),
+  programmationAgent: z.string().nullable(),
+  /** The triggering intervention's action (null when the trigger was deleted). */
+  idAction: z.number().nullable(),
+  actionDeclenchante: z.string().nullable(),
+  /** Who recorded the triggering intervention ('Intervenant'): a referent/provider or an agent. */
+  referent: z.string().nullable(),
+  agent: z.string().nullable(),
+  idActionProgrammee: z.number(),
+  actionProgrammee: z.string(),
+  idSite: z.number(),
+  /** The site's name, or its code when it has none. */
+  site: z.string(),
+  /** 'numero adresse, cp ville'. */
+  adresse: z.string(),
+  /** Displayed value of the triggering intervention (displayValue). */
+  value: z.string(),
+  /** The cell of the request and its number. */
+  idBac: z.number(),
+  numero: z.number(),
+  /** Destination cell of the triggering transfer, if any (processing prefills it). */
+  destinationIdBac: z.number().nullable(),
+  /** The triggering intervention's id and date. */
+  idInterventionDeclenchante: z.number().nullable(),
+  dateDeclenchement: isoDate.nullable(),
+});
+export type DemandeIntervention = z.infer<typeof demandeInterventionSchema>;
+
+export const pendingListQuerySchema = listQuerySchema({
+  sortFields: ['site', 'dateEcheance'],
+  defaultSort: 'site',
+  filters: { site: decimalFilterSchema() },
+});
+export type PendingListQuery = z.output<typeof pendingListQuerySchema>;
+
+export const pendingListSchema = z.object({ count: z.number(), demandesInterventions: z.array(demandeInterventionSchema) });
+export type PendingList = z.infer<typeof pendingListSchema>;
+
+/** A site with pending requests (the board's site filter). */
+export const pendingSiteSchema = z.object({ id: z.number(), site: z.string(), ville: z.string(), count: z.number() });
+export type PendingSite = z.infer<typeof pendingSiteSchema>;
+
+/** An intervention linked to a request ('Interventions liées'). */
+export const linkedInterventionSchema = z.object({
+  id: z.number(),
+  date: isoDate,
+  intervenant: z.string(),
+  typeAction: z.string(),
+  valeur: z.string(),
+  observations: z.string().nullable(),
+});
+export type LinkedIntervention = z.infer<typeof linkedInterventionSchema>;
+
+export const historyRowSchema = z.object({
+  id: z.number(),
+  dateCreation: isoDate,
+  idActionProgrammee: z.number(),
+  actionProgrammee: z.string(),
+  dateEcheance: isoDate,
+  idStatut: z.number(),
+  statut: z.string(),
+  dateAnnulation: isoDate.nullable(),
+  annuleePar: z.string().nullable(),
+  dateProgrammee: isoDate.nullable(),
+  idSite: z.number(),
+  site: z.string(),
+  numero: z.number(),
+  interventionDeclenchante: linkedInterventionSchema.nullable(),
+  interventionRealisee: linkedInterventionSchema.nullable(),
+});
+export type HistoryRow = z.infer<typeof historyRowSchema>;
+
+/** Newest requests first unless the table asks otherwise. */
+function newestFirst(raw: unknown): unknown {
+  if (raw && typeof raw === 'object' && !('sort' in raw)) return { ...raw, sort: { name: 'dateCreation', direction: 'desc' } };
+  return raw;
+}
+
+export const historyQuerySchema = z.preprocess(
+  newestFirst,
+  listQuerySchema({
+    sortFields: ['dateCreation', 'actionProgrammee', 'dateEcheance', 'statut', 'dateAnnulation', 'site'],
+    defaultSort: 'dateCreation',
+    filters: {
+      site: decimalFilterSchema(),
+      statut: decimalFilterSchema({ min: STATUT_EN_ATTENTE, max: STATUT_ANNULEE }),
+      actionProgrammee: decimalFilterSchema(),
+    },
+  }),
+);
+export type HistoryQuery = z.output<typeof historyQuerySchema>;
+
+export const historyListSchema = z.object({ count: z.number(), demandesInterventions: z.array(historyRowSchema) });
+export type HistoryList = z.infer<typeof historyListSchema>;
+
+const selectionSchema = z
+  .array(idSchema(), { error: REQUEST_MESSAGES.selectionRequired })
+  .min(1, { error: REQUEST_MESSAGES.selectionRequired })
+  .max(SELECTION_MAX, { error: REQUEST_MESSAGES.selectionTooLong })
+  .refine((ids) => new Set(ids).size === ids.length, { error: REQUEST_MESSAGES.duplicate });
+
+/** PUT /api/admin/demande/intervention/delete: the selected requests to cancel. */
+export const cancelBodySchema = z.strictObject({ demandesInterventions: selectionSchema });
+export type CancelBody = z.infer<typeof cancelBodySchema>;
+
+/** 'YYYY-MM-DD', a Europe/Paris calendar day. */
+const DAY = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+function isRealDay(s: string): boolean {
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+/** A schedule item: the request and its planned day. A missing day is a field error (values{i}.date). */
+export const scheduleItemSchema = z.strictObject({
+  demandeIntervention: idSchema(),
+  date: z
+    .string({ error: REQUEST_MESSAGES.dateRequired })
+    .nullable()
+    .refine((s) => s !== null && s !== '', { error: REQUEST_MESSAGES.dateRequired })
+    .refine((s) => s === null || s === '' || (DAY.test(s) && isRealDay(s)), { error: REQUEST_MESSAGES.dateInvalid }),
+});
+export type ScheduleItem = { demandeIntervention: number; date: string };
+
+export const scheduleBodySchema = z.strictObject({
+  values: z
+    .array(scheduleItemSchema, { error: REQUEST_MESSAGES.selectionRequired })
+    .min(1, { error: REQUEST_MESSAGES.selectionRequired })
+    .max(SELECTION_MAX, { error: REQUEST_MESSAGES.selectionTooLong })
+    .refine((items) => new Set(items.map((i) => i.demandeIntervention)).size === items.length, { error: REQUEST_MESSAGES.duplicate }),
+});
+export type ScheduleBody = { values: ScheduleItem[] };
+
+export const requestSaveResponseSchema = z.object({ status: z.literal('success'), message: z.string() });
+export type RequestSaveResponse = z.infer<typeof requestSaveResponseSchema>;
+
+// ---- Rules ----
+
+export const demandeRuleSchema = z.object({
+  id: z.number(),
+  idActionDeclenchante: z.number(),
+  actionDeclenchante: z.string(),
+  idConstante: z.number().nullable(),
+  constante: z.string().nullable(),
+  idActionProgrammee: z.number(),
+  actionProgrammee: z.string(),
+  delaiJours: z.number(),
+});
+export type DemandeRule = z.infer<typeof demandeRuleSchema>;
+
+export const demandeRuleInputSchema = z.strictObject({
+  actionDeclenchante: idSchema(REQUEST_MESSAGES.actionRequired),
+  constante: idSchema(REQUEST_MESSAGES.constanteNotOfAction).nullable().default(null),
+  actionProgrammee: idSchema(REQUEST_MESSAGES.programmeeRequired),
+  delaiJours: intSchema({ min: RULE_DELAY_MIN, max: RULE_DELAY_MAX, message: REQUEST_MESSAGES.delaiInvalid }),
+});
+export type DemandeRuleInput = z.infer<typeof demandeRuleInputSchema>;
+
+export const ruleSaveResponseSchema = z.object({ status: z.literal('success'), message: z.string(), id: z.number() });

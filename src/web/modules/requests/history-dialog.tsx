@@ -1,0 +1,128 @@
+// 'Voir l'historique' on the requests board: 'Historique des demandes d'interventions' on the
+// shared server-side table (creation date, scheduled action, due date, status in colour,
+// cancelled on and by), each row opening its 'Interventions liées' (the triggering and the
+// performed intervention).
+import { useState } from 'react';
+import { ActionIcon, Badge, Modal, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
+import { formatParisDate, formatParisDateTime } from '../../../shared/dates';
+import type { HistoryRow, LinkedIntervention } from '../../../shared/schemas/requests';
+import { DataTable, type ListColumn } from '../../components/data-table';
+import { useListQuery } from '../../components/use-list-query';
+import { HISTORY_URL, requestsKeys } from './requests.api';
+
+/** reference-data.md "Statuses": 4 blue, 5 green, 6 red. */
+export const STATUT_COLORS: Record<number, string> = { 4: 'blue', 5: 'green', 6: 'red' };
+
+type HistoryFilter = { statut?: string; site?: string };
+
+export function HistoryDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  return (
+    <Modal opened={opened} onClose={onClose} title="Historique des demandes d'interventions" size="95%">
+      {opened && <HistoryTable />}
+    </Modal>
+  );
+}
+
+function HistoryTable() {
+  const [expanded, setExpanded] = useState<number[]>([]);
+  const list = useListQuery<HistoryRow, HistoryFilter>({
+    queryKey: requestsKeys.history,
+    url: HISTORY_URL,
+    listKey: 'demandesInterventions',
+    defaultSort: { name: 'dateCreation', direction: 'desc' },
+  });
+  const toggle = (id: number) => setExpanded((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
+  const columns: ListColumn<HistoryRow>[] = [
+    {
+      accessor: 'expand',
+      title: '',
+      width: 44,
+      render: (r) => (
+        <ActionIcon variant="subtle" aria-label={`Interventions liées à la demande ${r.id}`} aria-expanded={expanded.includes(r.id)} onClick={() => toggle(r.id)}>
+          {expanded.includes(r.id) ? <IconChevronDown size={16} aria-hidden /> : <IconChevronRight size={16} aria-hidden />}
+        </ActionIcon>
+      ),
+    },
+    { accessor: 'dateCreation', title: 'Créée le', sortable: true, render: (r) => formatParisDateTime(r.dateCreation) },
+    { accessor: 'site', title: 'Site', sortable: true },
+    { accessor: 'actionProgrammee', title: 'Action programmée', sortable: true },
+    { accessor: 'dateEcheance', title: 'Echéance', sortable: true, render: (r) => formatParisDate(r.dateEcheance) },
+    {
+      accessor: 'statut',
+      title: 'Statut',
+      sortable: true,
+      filterBy: {
+        type: 'select',
+        name: 'statut',
+        options: [
+          { value: '3', label: 'En attente' },
+          { value: '4', label: 'Programmée' },
+          { value: '5', label: 'Réalisée' },
+          { value: '6', label: 'Annulée' },
+        ],
+      },
+      render: (r) => (
+        <Badge color={STATUT_COLORS[r.idStatut] ?? 'gray'} variant="light">
+          {r.statut}
+        </Badge>
+      ),
+    },
+    { accessor: 'dateAnnulation', title: 'Annulée le', sortable: true, render: (r) => formatParisDate(r.dateAnnulation) },
+    { accessor: 'annuleePar', title: 'Annulée par' },
+  ];
+  const open = list.records.filter((r) => expanded.includes(r.id));
+  return (
+    <Stack gap="md">
+      <DataTable list={list} columns={columns} searchable={false} ariaLabel="Historique des demandes d'interventions" />
+      {open.map((r) => (
+        <Paper key={r.id} withBorder p="sm" component="section" aria-label={`Interventions liées à la demande ${r.id}`}>
+          <Title order={4} size="h5" mb="xs">
+            Interventions liées – {r.actionProgrammee}, {r.site}, demande du {formatParisDate(r.dateCreation)}
+          </Title>
+          <LinkedTable rows={[r.interventionDeclenchante, r.interventionRealisee]} />
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
+function LinkedTable({ rows }: { rows: [LinkedIntervention | null, LinkedIntervention | null] }) {
+  const [declenchante, realisee] = rows;
+  if (!declenchante && !realisee) return <Text size="sm">Aucune intervention liée</Text>;
+  return (
+    <Table.ScrollContainer minWidth={560}>
+      <Table withTableBorder>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th />
+            <Table.Th>Id</Table.Th>
+            <Table.Th>Intervenant</Table.Th>
+            <Table.Th>Action</Table.Th>
+            <Table.Th>Valeur</Table.Th>
+            <Table.Th>Observations</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {(
+            [
+              ['Déclenchante', declenchante],
+              ['Réalisée', realisee],
+            ] as const
+          ).map(([kind, i]) =>
+            i ? (
+              <Table.Tr key={kind}>
+                <Table.Td>{kind}</Table.Td>
+                <Table.Td>{i.id}</Table.Td>
+                <Table.Td>{i.intervenant}</Table.Td>
+                <Table.Td>{i.typeAction}</Table.Td>
+                <Table.Td>{i.valeur}</Table.Td>
+                <Table.Td>{i.observations}</Table.Td>
+              </Table.Tr>
+            ) : null,
+          )}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

@@ -1,0 +1,183 @@
+import { cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loggedAs, mockApi, renderApp, reply } from '../../app/test-utils';
+import type { DemandeIntervention } from '../../../shared/schemas/requests';
+import { requestsRoutes } from './requests.routes';
+import { isUrgent, requestPrefill } from './requests-page';
+import { prefillOf, requestSheetValues, toSubmission } from '../interventions/site-sheet-form';
+
+const originalMatchMedia = window.matchMedia;
+beforeAll(() => {
+  Element.prototype.scrollTo ??= function scrollTo() {};
+  window.matchMedia = (query: string) => ({ ...originalMatchMedia(query), matches: query.trim() === '' }) as MediaQueryList;
+});
+afterAll(() => {
+  window.matchMedia = originalMatchMedia;
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const DAY_MS = 24 * 3600 * 1000;
+
+function demande(over: Partial<DemandeIntervention> = {}): DemandeIntervention {
+  return {
+    id: 11,
+    idStatut: 3,
+    statut: 'En attente',
+    dateEcheance: new Date(Date.now() + 10 * DAY_MS).toISOString(),
+    dateProgrammee: null,
+    programmationReferent: null,
+    programmationAgent: null,
+    idAction: 18,
+    actionDeclenchante: 'Réparation à effectuer',
+    referent: 'MARTIN Jeanne',
+    agent: null,
+    idActionProgrammee: 14,
+    actionProgrammee: 'Réparation effectuée',
+    idSite: 5,
+    site: 'Jardin des Capucins',
+    adresse: '2 rue de Siam, 29200 Brest',
+    value: 'Couvercle cassé',
+    idBac: 41,
+    numero: 1,
+    destinationIdBac: null,
+    idInterventionDeclenchante: 900,
+    dateDeclenchement: new Date().toISOString(),
+    ...over,
+  };
+}
+
+const board = (cards: DemandeIntervention[]) => ({
+  'GET /api/logged': loggedAs(['ROLE_PRESTATAIRE']),
+  'GET /api/admin/demande/intervention/get/list': reply(200, { count: cards.length, demandesInterventions: cards }),
+  'GET /api/admin/demande/intervention/get/sites': reply(200, [
+    { id: 5, site: 'Jardin des Capucins', ville: 'Brest', count: 2 },
+    { id: 6, site: 'Quartier Nord', ville: 'Brest', count: 1 },
+  ]),
+  'GET /api/admin/site/get/infos/pour/intervention/5': reply(200, { id: 5, code: 'QUA001', nom: 'Jardin des Capucins', numero: '2', adresse: 'rue de Siam', cp: '29200', ville: 'Brest', typeSite: 'Quartier', siteComposteurs: [] }),
+  'GET /api/admin/site/get/infos/pour/intervention/6': reply(200, { id: 6, code: 'QUA002', nom: 'Quartier Nord', numero: '1', adresse: 'rue Jean Jaurès', cp: '29200', ville: 'Brest', typeSite: 'Quartier', siteComposteurs: [] }),
+});
+
+describe('prefill and due dates', () => {
+  it('prefills the destination cell if any, else the cell; the value only after a trigger 18', () => {
+    expect(requestPrefill(demande())).toEqual({ demandeIntervention: 11, composteur: 41, action: 14, valeur: 'Couvercle cassé' });
+    expect(requestPrefill(demande({ idAction: 16, value: 'Plein', destinationIdBac: 43, idActionProgrammee: 3 }))).toEqual({
+      demandeIntervention: 11,
+      composteur: 43,
+      action: 3,
+      valeur: null,
+    });
+  });
+
+  it('is urgent when fewer than 3 days away, overdue included', () => {
+    const now = Date.UTC(2026, 0, 10, 12);
+    expect(isUrgent(new Date(now + 2 * DAY_MS).toISOString(), now)).toBe(true);
+    expect(isUrgent(new Date(now - DAY_MS).toISOString(), now)).toBe(true);
+    expect(isUrgent(new Date(now + 3 * DAY_MS + 60_000).toISOString(), now)).toBe(false);
+  });
+});
+
+describe('the site sheet opened by Traiter', () => {
+  it('reads the requests from the navigation state, one block each carrying its request', () => {
+    const prefill = [requestPrefill(demande()), requestPrefill(demande({ id: 12, idAction: 7, value: 'Vide', idActionProgrammee: 12, idBac: 42 }))];
+    expect(prefillOf({ demandes: prefill })).toEqual(prefill);
+    expect(prefillOf(null)).toBeNull();
+    expect(prefillOf({ demandes: [{ demandeIntervention: 'x' }] })).toBeNull();
+    const values = requestSheetValues(prefill, new Date(2026, 0, 10, 9, 30));
+    expect(values.date).toBe('2026-01-10 09:30:00');
+    const draft = toSubmission(values, { clientId: 'c', siteId: 5, typeActions: [
+      { id: 14, libelle: 'Réparation effectuée', valeur: true, valueKind: 'text', typeBac: [1, 2, 3], aConstantes: false },
+      { id: 12, libelle: 'Apport de broyat', valeur: true, valueKind: 'litres', typeBac: [2], aConstantes: false },
+    ] as never });
+    expect(draft.values).toEqual([
+      { composteur: 41, action: 14, valeur: 'Couvercle cassé', bacDestination: null, observations: null, demandeIntervention: 11 },
+      { composteur: 42, action: 12, valeur: null, bacDestination: null, observations: null, demandeIntervention: 12 },
+    ]);
+  });
+});
+
+describe('requests board', () => {
+  it('shows a card with every field, the due date in red when close', async () => {
+    mockApi(board([demande({ dateEcheance: new Date(Date.now() + DAY_MS).toISOString() })]));
+    renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
+    const card = await screen.findByRole('article', { name: 'Demande 11' }, { timeout: 15_000 });
+    expect(card).toHaveTextContent('A faire : Réparation effectuée');
+    expect(card).toHaveTextContent('Site : Jardin des Capucins');
+    expect(card).toHaveTextContent('Réparation à effectuer : Couvercle cassé (cellule n°1)');
+    expect(card).toHaveTextContent('Intervenant : MARTIN Jeanne');
+    expect(card).toHaveTextContent('2 rue de Siam, 29200 Brest');
+    expect(within(card).getByText(/^Echéance : /)).toHaveAttribute('data-urgent', 'true');
+  });
+
+  it('says when nothing is pending, and when the list cannot be loaded', async () => {
+    mockApi(board([]));
+    renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
+    expect(await screen.findByText('Aucune demande en attente', {}, { timeout: 15_000 })).toBeInTheDocument();
+    cleanup();
+    mockApi({ ...board([]), 'GET /api/admin/demande/intervention/get/list': reply(500, { status: 'error', message: 'Une erreur est survenue.' }) });
+    renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
+    expect(await screen.findByRole('button', { name: 'Réessayer' }, { timeout: 15_000 })).toBeInTheDocument();
+  });
+
+  it('refuses a selection over two sites and counts the selection on the buttons', async () => {
+    mockApi(board([demande(), demande({ id: 12 }), demande({ id: 13, idSite: 6, site: 'Quartier Nord' })]));
+    renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
+    const first = await screen.findByRole('article', { name: 'Demande 11' }, { timeout: 15_000 });
+    const second = screen.getByRole('article', { name: 'Demande 12' });
+    const other = screen.getByRole('article', { name: 'Demande 13' });
+    await userEvent.click(within(first).getByRole('checkbox'));
+    await userEvent.click(within(other).getByRole('checkbox'));
+    expect(await screen.findByText('Vous ne pouvez sélectionner que des demandes d’un même site')).toBeInTheDocument();
+    expect(within(other).getByRole('checkbox')).not.toBeChecked();
+    await userEvent.click(within(second).getByRole('checkbox'));
+    expect(within(first).getByRole('button', { name: 'Traiter (2)' })).toBeInTheDocument();
+    expect(within(second).getByRole('button', { name: 'Annuler (2)' })).toBeInTheDocument();
+  });
+
+  it('cancels the selection after confirmation', async () => {
+    const api = mockApi({
+      ...board([demande(), demande({ id: 12 })]),
+      'PUT /api/admin/demande/intervention/delete': reply(200, { status: 'success', message: "Demande(s) d'intervention(s) annulée(s) avec succès" }),
+    });
+    renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
+    const first = await screen.findByRole('article', { name: 'Demande 11' }, { timeout: 15_000 });
+    await userEvent.click(within(first).getByRole('checkbox'));
+    await userEvent.click(within(screen.getByRole('article', { name: 'Demande 12' })).getByRole('checkbox'));
+    await userEvent.click(within(first).getByRole('button', { name: 'Annuler (2)' }));
+    const dialog = await screen.findByRole('dialog', { name: "Annuler ces demandes d'interventions ?" });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Oui' }));
+    expect(await screen.findByText("Demande(s) d'intervention(s) annulée(s) avec succès")).toBeInTheDocument();
+    expect(api.callsTo('PUT', '/api/admin/demande/intervention/delete')[0].body).toEqual({ demandesInterventions: [11, 12] });
+  });
+
+  it('asks for the planned day, then schedules', async () => {
+    const api = mockApi({
+      ...board([demande()]),
+      'POST /api/admin/demande/intervention/programmer': reply(200, { status: 'success', message: "Demande(s) d'intervention(s) programmée(s) avec succès" }),
+    });
+    renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
+    const card = await screen.findByRole('article', { name: 'Demande 11' }, { timeout: 15_000 });
+    await userEvent.click(within(card).getByRole('button', { name: 'Programmer' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Programmer' });
+    expect(dialog).toHaveTextContent('Site : Jardin des Capucins');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Veuillez renseignez les champs obligatoires');
+    expect(api.callsTo('POST', '/api/admin/demande/intervention/programmer')).toHaveLength(0);
+    const parts = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', day: '2-digit', month: '2-digit', year: 'numeric' }).format(new Date(Date.now() + DAY_MS));
+    await userEvent.type(within(dialog).getByLabelText(/Date prévue de réalisation/), parts);
+    await userEvent.click(within(dialog).getByText(/^A faire/));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    expect(await screen.findByText("Demande(s) d'intervention(s) programmée(s) avec succès")).toBeInTheDocument();
+    const [d, m, y] = parts.split('/');
+    expect(api.callsTo('POST', '/api/admin/demande/intervention/programmer')[0].body).toEqual({ values: [{ demandeIntervention: 11, date: `${y}-${m}-${d}` }] });
+  });
+
+  it('is refused to roles other than providers and ROLE_ADMIN', async () => {
+    mockApi({ ...board([]), 'GET /api/logged': loggedAs(['ROLE_USER']) });
+    renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
+    expect(await screen.findByText('Accès non authorisé.')).toBeInTheDocument();
+  });
+});

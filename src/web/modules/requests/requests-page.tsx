@@ -1,0 +1,205 @@
+// /admin/demande/intervention/list (spec.md "Pending intervention requests", issue 11): cards of
+// the pending requests, 20 a page by site name, a site filter, and Programmer / Annuler /
+// Traiter on a selection of one site's requests. Traiter opens the site sheet with one block
+// per request through the navigation state, so it works with no signal once the board is shown.
+import { useEffect, useState } from 'react';
+import { Alert, Badge, Button, Card, Center, Checkbox, Group, Loader, Pagination, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { can } from '../../../shared/permissions';
+import { formatParisDate } from '../../../shared/dates';
+import type { DemandeIntervention } from '../../../shared/schemas/requests';
+import { useSessionStore } from '../../app/session-store';
+import { PageMessage } from '../../components/page-message';
+import { notifyError } from '../../lib/notify';
+import { siteInfosQuery } from '../interventions/interventions.api';
+import type { RequestPrefill, SheetNavigationState } from '../interventions/site-sheet-form';
+import { CancelDialog } from './cancel-dialog';
+import { HistoryDialog } from './history-dialog';
+import { PAGE_SIZE, pendingQuery, pendingSitesQuery } from './requests.api';
+import { ScheduleDialog } from './schedule-dialog';
+
+export const ONE_SITE_MESSAGE = 'Vous ne pouvez sélectionner que des demandes d’un même site';
+const URGENT_MS = 3 * 24 * 3600 * 1000;
+/** spec.md section 9: the due date is red when fewer than 3 days away (overdue too). */
+export const isUrgent = (dateEcheance: string, now = Date.now()) => new Date(dateEcheance).getTime() - now < URGENT_MS;
+/** The action the triggering value is copied from (spec.md section 4). */
+const ACTION_REPARATION_A_EFFECTUER = 18;
+
+/** spec.md section 4: destination cell if any, else the cell; the scheduled action; the value of a trigger 18. */
+export function requestPrefill(d: DemandeIntervention): RequestPrefill {
+  return {
+    demandeIntervention: d.id,
+    composteur: d.destinationIdBac ?? d.idBac,
+    action: d.idActionProgrammee,
+    valeur: d.idAction === ACTION_REPARATION_A_EFFECTUER && d.value !== '' ? d.value : null,
+  };
+}
+
+export function RequestsPage() {
+  const roles = useSessionStore((s) => s.roles);
+  if (!can(roles, 'request.manage')) return <PageMessage title="Accès non authorisé.">Cet écran est réservé aux prestataires et aux administrateurs.</PageMessage>;
+  return <RequestsBoard />;
+}
+
+type Dialog = 'cancel' | 'schedule' | 'history' | null;
+
+function RequestsBoard() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [page, setPage] = useState(0);
+  const [site, setSite] = useState<number | null>(null);
+  const [selected, setSelected] = useState<DemandeIntervention[]>([]);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [acting, setActing] = useState<DemandeIntervention[]>([]);
+  const list = useQuery(pendingQuery(page, site));
+  const sites = useQuery(pendingSitesQuery());
+  const cards = list.data?.demandesInterventions;
+
+  // Keep the sites of the board ready on the phone: 'Traiter' must open their sheet offline.
+  useEffect(() => {
+    for (const id of new Set((cards ?? []).map((d) => d.idSite))) void queryClient.prefetchQuery(siteInfosQuery(id));
+  }, [cards, queryClient]);
+
+  const toggle = (d: DemandeIntervention, checked: boolean) => {
+    if (!checked) return setSelected((s) => s.filter((x) => x.id !== d.id));
+    if (selected.length > 0 && selected[0].idSite !== d.idSite) return notifyError(ONE_SITE_MESSAGE);
+    setSelected((s) => [...s, d]);
+  };
+
+  /** A card's button acts on the selection when that card is in it, else on the card alone. */
+  const open = (kind: Exclude<Dialog, 'history' | null>, d: DemandeIntervention) => {
+    const target = selected.some((x) => x.id === d.id) ? selected : [d];
+    setActing(target);
+    setDialog(kind);
+  };
+
+  const process = (d: DemandeIntervention) => {
+    const target = selected.some((x) => x.id === d.id) ? selected : [d];
+    const state: SheetNavigationState = { demandes: target.map(requestPrefill) };
+    void navigate(`/admin/fiche/site/${d.idSite}`, { state });
+  };
+
+  const done = () => {
+    setDialog(null);
+    setSelected([]);
+  };
+
+  const count = selected.length;
+  const label = (text: string, d: DemandeIntervention) => (count > 1 && selected.some((x) => x.id === d.id) ? `${text} (${count})` : text);
+  const siteOptions = (sites.data ?? []).map((s) => ({ value: String(s.id), label: `${s.site} (${s.count})` }));
+
+  return (
+    <Stack maw={1200} mx="auto" gap="md">
+      <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
+        <Title order={2}>Demandes d’interventions</Title>
+        <Group gap="sm" wrap="wrap" align="flex-end">
+          <Select
+            label="Site"
+            placeholder="Tous les sites"
+            clearable
+            searchable
+            data={siteOptions}
+            value={site === null ? null : String(site)}
+            onChange={(v) => {
+              setSite(v === null ? null : Number(v));
+              setPage(0);
+              setSelected([]);
+            }}
+            w={{ base: '100%', xs: 280 }}
+          />
+          <Button variant="default" visibleFrom="sm" onClick={() => setDialog('history')}>
+            Voir l'historique
+          </Button>
+        </Group>
+      </Group>
+
+      {list.isPending && (
+        <Center py="xl" role="status" aria-live="polite">
+          <Loader aria-label="Chargement" />
+        </Center>
+      )}
+      {list.isError && (
+        <Alert color="red" role="alert" title="Une erreur est survenue">
+          <Button size="xs" variant="light" onClick={() => void list.refetch()}>
+            Réessayer
+          </Button>
+        </Alert>
+      )}
+      {cards && cards.length === 0 && (
+        <Alert color="gray" role="status">
+          Aucune demande en attente
+        </Alert>
+      )}
+
+      {cards && cards.length > 0 && (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
+          {cards.map((d) => {
+            const isSelected = selected.some((x) => x.id === d.id);
+            const urgent = isUrgent(d.dateEcheance);
+            const intervenant = d.referent ?? d.agent ?? '';
+            const planner = d.programmationReferent ?? d.programmationAgent;
+            return (
+              <Card key={d.id} withBorder radius="md" padding="md" component="article" aria-label={`Demande ${d.id}`} data-testid="request-card">
+                <Stack gap={6}>
+                  <Group justify="space-between" wrap="nowrap" align="flex-start">
+                    <Checkbox
+                      checked={isSelected}
+                      onChange={(e) => toggle(d, e.currentTarget.checked)}
+                      label={<Text fw={600}>A faire : {d.actionProgrammee}</Text>}
+                      aria-label={`Sélectionner la demande ${d.actionProgrammee} sur ${d.site}`}
+                    />
+                    <Badge color={d.idStatut === 4 ? 'blue' : 'gray'} variant="light">
+                      {d.statut}
+                    </Badge>
+                  </Group>
+                  <Text size="sm" c={urgent ? 'red' : undefined} fw={urgent ? 700 : undefined} data-urgent={urgent ? 'true' : 'false'}>
+                    Echéance : {formatParisDate(d.dateEcheance)}
+                  </Text>
+                  {d.dateProgrammee && (
+                    <Text size="sm">
+                      Programmée le {formatParisDate(d.dateProgrammee)}
+                      {planner ? ` par ${planner}` : ''}
+                    </Text>
+                  )}
+                  <Text size="sm">Site : {d.site}</Text>
+                  {d.actionDeclenchante && (
+                    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                      {d.actionDeclenchante}
+                      {d.value ? ` : ${d.value}` : ''} (cellule n°{d.numero})
+                    </Text>
+                  )}
+                  <Text size="sm">Intervenant : {intervenant}</Text>
+                  <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                    {d.adresse}
+                  </Text>
+                  <Group gap="xs" grow mt="xs">
+                    <Button size="sm" variant="light" onClick={() => open('schedule', d)}>
+                      {label('Programmer', d)}
+                    </Button>
+                    <Button size="sm" variant="light" color="red" onClick={() => open('cancel', d)}>
+                      {label('Annuler', d)}
+                    </Button>
+                    <Button size="sm" onClick={() => process(d)}>
+                      {label('Traiter', d)}
+                    </Button>
+                  </Group>
+                </Stack>
+              </Card>
+            );
+          })}
+        </SimpleGrid>
+      )}
+
+      {list.data && list.data.count > PAGE_SIZE && (
+        <Center>
+          <Pagination total={Math.ceil(list.data.count / PAGE_SIZE)} value={page + 1} onChange={(p) => setPage(p - 1)} />
+        </Center>
+      )}
+
+      <CancelDialog opened={dialog === 'cancel'} demandes={acting} onClose={() => setDialog(null)} onDone={done} />
+      <ScheduleDialog opened={dialog === 'schedule'} demandes={acting} onClose={() => setDialog(null)} onDone={done} />
+      <HistoryDialog opened={dialog === 'history'} onClose={() => setDialog(null)} />
+    </Stack>
+  );
+}

@@ -1,0 +1,226 @@
+// /admin/demande/regles 'Règles des demandes' (issue 11, ROLE_ADMIN): which entries raise which
+// request and with what delay. A change applies to the entries saved after it; requests
+// already raised keep their due date.
+import { useState } from 'react';
+import { Alert, Button, Center, Group, Loader, Modal, NumberInput, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { can } from '../../../shared/permissions';
+import type { DemandeRule } from '../../../shared/schemas/requests';
+import { RULE_DELAY_MAX, RULE_DELAY_MIN } from '../../../shared/schemas/requests';
+import { typeActionsQuery } from '../../app/bootstrap.api';
+import { useSessionStore } from '../../app/session-store';
+import { ErrorBanner } from '../../components/form-dialog';
+import { PageMessage } from '../../components/page-message';
+import { readFailure } from '../../lib/api';
+import { notifySuccess } from '../../lib/notify';
+import { constantesQuery } from '../interventions/interventions.api';
+import { addRule, deleteRule, requestsKeys, rulesQuery, updateRule } from './requests.api';
+
+export function RulesPage() {
+  const roles = useSessionStore((s) => s.roles);
+  if (!can(roles, 'request.rules')) return <PageMessage title="Accès non authorisé.">Cet écran est réservé aux administrateurs.</PageMessage>;
+  return <RulesTable />;
+}
+
+type Editing = { rule: DemandeRule | null } | null;
+
+function RulesTable() {
+  const rules = useQuery(rulesQuery());
+  const [editing, setEditing] = useState<Editing>(null);
+  const [removing, setRemoving] = useState<DemandeRule | null>(null);
+  return (
+    <Stack maw={1000} mx="auto" gap="md">
+      <Group justify="space-between" wrap="wrap">
+        <Title order={2}>Règles des demandes</Title>
+        <Button onClick={() => setEditing({ rule: null })}>Ajouter une règle</Button>
+      </Group>
+      <Text size="sm" c="dimmed">
+        Une saisie qui correspond à une règle crée une demande d’intervention sur la même cellule, avec l’échéance date de la saisie + délai. Les changements
+        s’appliquent aux saisies enregistrées ensuite ; les demandes déjà créées ne changent pas.
+      </Text>
+      {rules.isPending && (
+        <Center py="xl">
+          <Loader aria-label="Chargement" />
+        </Center>
+      )}
+      {rules.isError && (
+        <Alert color="red" role="alert">
+          Une erreur est survenue
+        </Alert>
+      )}
+      {rules.data && (
+        <Table.ScrollContainer minWidth={640}>
+          <Table striped withTableBorder aria-label="Règles des demandes">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Action déclenchante</Table.Th>
+                <Table.Th>Valeur</Table.Th>
+                <Table.Th>Action à programmer</Table.Th>
+                <Table.Th>Délai (jours)</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rules.data.length === 0 && (
+                <Table.Tr>
+                  <Table.Td colSpan={5}>Aucune règle</Table.Td>
+                </Table.Tr>
+              )}
+              {rules.data.map((r) => (
+                <Table.Tr key={r.id}>
+                  <Table.Td>{r.actionDeclenchante}</Table.Td>
+                  <Table.Td>{r.constante ?? 'Toujours'}</Table.Td>
+                  <Table.Td>{r.actionProgrammee}</Table.Td>
+                  <Table.Td>{r.delaiJours}</Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap">
+                      <Button size="xs" variant="light" onClick={() => setEditing({ rule: r })} aria-label={`Modifier la règle ${r.actionDeclenchante} ${r.constante ?? ''}`.trim()}>
+                        Modifier
+                      </Button>
+                      <Button size="xs" variant="light" color="red" onClick={() => setRemoving(r)} aria-label={`Supprimer la règle ${r.actionDeclenchante} ${r.constante ?? ''}`.trim()}>
+                        Supprimer
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {editing && <RuleDialog rule={editing.rule} onClose={() => setEditing(null)} />}
+      {removing && <RemoveDialog rule={removing} onClose={() => setRemoving(null)} />}
+    </Stack>
+  );
+}
+
+type RuleErrors = Partial<Record<'actionDeclenchante' | 'constante' | 'actionProgrammee' | 'delaiJours', string>>;
+
+function RuleDialog({ rule, onClose }: { rule: DemandeRule | null; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const typeActions = useQuery(typeActionsQuery());
+  const constantes = useQuery(constantesQuery());
+  const [trigger, setTrigger] = useState<string | null>(rule ? String(rule.idActionDeclenchante) : null);
+  const [constante, setConstante] = useState<string | null>(rule?.idConstante ? String(rule.idConstante) : null);
+  const [programmee, setProgrammee] = useState<string | null>(rule ? String(rule.idActionProgrammee) : null);
+  const [delai, setDelai] = useState<number | string>(rule?.delaiJours ?? 7);
+  const [errors, setErrors] = useState<RuleErrors>({});
+  const [banner, setBanner] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const actions = typeActions.data ?? [];
+  const triggerAction = actions.find((a) => String(a.id) === trigger);
+  const constanteOptions = (constantes.data ?? []).filter((c) => String(c.idAction) === trigger).map((c) => ({ value: String(c.idConstante), label: c.constante }));
+  // The scheduled action must be possible on a cell type the trigger can be recorded on.
+  const programmeeOptions = actions.map((a) => ({
+    value: String(a.id),
+    label: a.libelle,
+    disabled: triggerAction ? !a.typeBac.some((t) => triggerAction.typeBac.includes(t)) : false,
+  }));
+
+  const save = async () => {
+    const found: RuleErrors = {};
+    if (!trigger) found.actionDeclenchante = "L'action déclenchante est obligatoire";
+    if (!programmee) found.actionProgrammee = "L'action à programmer est obligatoire";
+    const n = typeof delai === 'number' ? delai : NaN;
+    if (!Number.isInteger(n) || n < RULE_DELAY_MIN || n > RULE_DELAY_MAX) found.delaiJours = `Le délai doit être un nombre entier de jours entre ${RULE_DELAY_MIN} et ${RULE_DELAY_MAX}`;
+    setErrors(found);
+    if (Object.keys(found).length > 0) return setBanner('Veuillez renseigner les champs obligatoires');
+    setSaving(true);
+    setBanner(null);
+    const input = { actionDeclenchante: Number(trigger), constante: constante ? Number(constante) : null, actionProgrammee: Number(programmee), delaiJours: n };
+    try {
+      const res = rule ? await updateRule(rule.id, input) : await addRule(input);
+      notifySuccess(res.message);
+      await queryClient.invalidateQueries({ queryKey: requestsKeys.rules });
+      onClose();
+    } catch (e) {
+      const failure = await readFailure(e);
+      const fields: RuleErrors = {};
+      for (const err of failure.errors) if (err.key in { actionDeclenchante: 1, constante: 1, actionProgrammee: 1, delaiJours: 1 }) fields[err.key as keyof RuleErrors] ??= err.error;
+      setErrors(fields);
+      setBanner(failure.message && failure.status !== null && failure.status < 500 ? failure.message : 'Une erreur est survenue');
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal opened onClose={onClose} title={rule ? 'Modifier la règle' : 'Ajouter une règle'} centered>
+      <Stack gap="sm">
+        <ErrorBanner message={banner} />
+        <Select
+          label="Action déclenchante"
+          withAsterisk
+          searchable
+          data={actions.map((a) => ({ value: String(a.id), label: a.libelle }))}
+          value={trigger}
+          onChange={(v) => {
+            setTrigger(v);
+            setConstante(null);
+          }}
+          error={errors.actionDeclenchante}
+        />
+        <Select
+          label="Valeur qui déclenche"
+          placeholder="Toujours"
+          clearable
+          disabled={constanteOptions.length === 0}
+          data={constanteOptions}
+          value={constante}
+          onChange={setConstante}
+          error={errors.constante}
+        />
+        <Select label="Action à programmer" withAsterisk searchable data={programmeeOptions} value={programmee} onChange={setProgrammee} error={errors.actionProgrammee} />
+        <NumberInput label="Délai (jours)" withAsterisk min={RULE_DELAY_MIN} max={RULE_DELAY_MAX} allowDecimal={false} value={delai} onChange={setDelai} error={errors.delaiJours} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Annuler
+          </Button>
+          <Button loading={saving} onClick={() => void save()}>
+            Enregistrer
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+function RemoveDialog({ rule, onClose }: { rule: DemandeRule; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const confirm = async () => {
+    setSaving(true);
+    try {
+      const res = await deleteRule(rule.id);
+      notifySuccess(res.message);
+      await queryClient.invalidateQueries({ queryKey: requestsKeys.rules });
+      onClose();
+    } catch (e) {
+      const failure = await readFailure(e);
+      setError(failure.message && failure.status !== null && failure.status < 500 ? failure.message : 'Une erreur est survenue');
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <Modal opened onClose={onClose} title="Supprimer cette règle ?" centered>
+      <Stack gap="md">
+        <ErrorBanner message={error} />
+        <Text size="sm">
+          {rule.actionDeclenchante}
+          {rule.constante ? ` (${rule.constante})` : ''} → {rule.actionProgrammee}, {rule.delaiJours} jours. Les demandes déjà créées ne sont pas supprimées.
+        </Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Non
+          </Button>
+          <Button color="red" loading={saving} onClick={() => void confirm()}>
+            Oui
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

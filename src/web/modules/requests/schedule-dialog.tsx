@@ -1,0 +1,120 @@
+// 'Programmer' on the requests board: the site and, per request, the action to do and its
+// 'Date prévue de réalisation' (dd/MM/yyyy, from today to the due date, Europe/Paris days).
+import { useEffect, useState } from 'react';
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { useQueryClient } from '@tanstack/react-query';
+import { formatParisDate, parisDayValue } from '../../../shared/dates';
+import { REQUEST_MESSAGES, type DemandeIntervention } from '../../../shared/schemas/requests';
+import { readFailure } from '../../lib/api';
+import { notifySuccess } from '../../lib/notify';
+import { requestsKeys, scheduleRequests } from './requests.api';
+
+export const SCHEDULE_REQUIRED_MESSAGE = REQUEST_MESSAGES.required;
+
+/** '05/03/2026' (or 5/3/2026) -> '2026-03-05'; anything else -> null. */
+export function parseDay(input: string): string | null {
+  const m = /^\s*(\d{1,2})\/(\d{1,2})\/(\d{4})\s*$/.exec(input);
+  if (!m) return null;
+  const [day, month, year] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const d = new Date(Date.UTC(year, month - 1, day));
+  if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) return null;
+  return `${m[3]}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+export function ScheduleDialog({ opened, demandes, onClose, onDone }: { opened: boolean; demandes: DemandeIntervention[]; onClose: () => void; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const [dates, setDates] = useState<Record<number, string | null>>({});
+  const [errors, setErrors] = useState<Record<number, string>>({});
+  const [banner, setBanner] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const today = parisDayValue(new Date())!;
+
+  useEffect(() => {
+    if (!opened) return;
+    // A planned request starts from its planned day.
+    setDates(Object.fromEntries(demandes.map((d) => [d.id, d.dateProgrammee ? parisDayValue(d.dateProgrammee) : null])));
+    setErrors({});
+    setBanner(null);
+  }, [opened, demandes]);
+
+  const save = async () => {
+    const found: Record<number, string> = {};
+    for (const d of demandes) {
+      const day = dates[d.id];
+      const due = parisDayValue(d.dateEcheance)!;
+      if (!day) found[d.id] = REQUEST_MESSAGES.dateRequired;
+      else if (day < today || day > due) found[d.id] = `Entre le ${formatParisDate(new Date())} et le ${formatParisDate(d.dateEcheance)}`;
+    }
+    setErrors(found);
+    if (Object.keys(found).length > 0) return setBanner(SCHEDULE_REQUIRED_MESSAGE);
+    setSaving(true);
+    setBanner(null);
+    try {
+      const res = await scheduleRequests(demandes.map((d) => ({ demandeIntervention: d.id, date: dates[d.id]! })));
+      notifySuccess(res.message);
+      await queryClient.invalidateQueries({ queryKey: requestsKeys.all });
+      onDone();
+    } catch (e) {
+      const failure = await readFailure(e);
+      if (failure.status === 400) {
+        const byIndex: Record<number, string> = {};
+        for (const err of failure.errors) {
+          const m = /^values(\d+)\.date$/.exec(err.key);
+          if (m && demandes[Number(m[1])]) byIndex[demandes[Number(m[1])].id] = err.error;
+        }
+        setErrors(byIndex);
+        setBanner(SCHEDULE_REQUIRED_MESSAGE);
+      } else setBanner(failure.message && failure.status !== null && failure.status < 500 ? failure.message : 'Une erreur est survenue');
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal opened={opened} onClose={onClose} title="Programmer" centered>
+      <Stack gap="md">
+        {banner && (
+          <Alert color="red" role="alert">
+            {banner}
+          </Alert>
+        )}
+        <Text fw={600}>Site : {demandes[0]?.site}</Text>
+        {demandes.map((d) => (
+          <Stack key={d.id} gap={4}>
+            <Text size="sm">
+              A faire : {d.actionProgrammee} (cellule n°{d.numero}) – échéance le {formatParisDate(d.dateEcheance)}
+            </Text>
+            <DateInput
+              label="Date prévue de réalisation"
+              withAsterisk
+              valueFormat="DD/MM/YYYY"
+              dateParser={parseDay}
+              placeholder="jj/mm/aaaa"
+              minDate={today}
+              maxDate={parisDayValue(d.dateEcheance)!}
+              value={dates[d.id] ?? null}
+              onChange={(v) => {
+                setDates((s) => ({ ...s, [d.id]: v }));
+                setErrors((s) => {
+                  const next = { ...s };
+                  delete next[d.id];
+                  return next;
+                });
+              }}
+              error={errors[d.id]}
+            />
+          </Stack>
+        ))}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Annuler
+          </Button>
+          <Button loading={saving} onClick={() => void save()}>
+            Enregistrer
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,162 @@
+// Issue 11 in a real browser: an administrator shortens the delay of the 'Réparation à effectuer'
+// rule, a referent's entry raises a request with the new due date, the provider on a phone sees
+// it in red, plans it, processes it from the board with no network, and once back online the
+// history shows it 'Réalisée' with both linked interventions.
+// Runs on the demo programme the e2e server seeds (referent1 has several sites, each with cells
+// n°1-2 Apport, n°3 Broyat, n°4 Maturation; prestataire@demo.compost.fr is the provider).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
+import { E2E_ADMIN } from '../helpers/e2e-env';
+
+const REFERENT = { login: 'referent1@demo.compost.fr', password: 'demo-compost' };
+const PROVIDER = { login: 'prestataire@demo.compost.fr', password: 'demo-compost' };
+const QUEUED = 'Intervention enregistrée sur le téléphone, elle sera envoyée dès le retour du réseau';
+const RUN = `e2e-${Date.now().toString(36)}`;
+const DAY_MS = 24 * 3600 * 1000;
+const PARIS = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', day: '2-digit', month: '2-digit', year: 'numeric' });
+
+interface SiteInfos {
+  id: number;
+  code: string;
+  nom: string | null;
+  siteComposteurs: { id: number; numero: number; libelleTypeBac: string }[];
+}
+
+async function logIn(page: Page, who: { login: string; password: string }) {
+  await page.goto('/login');
+  await page.getByLabel('Identifiant ou adresse mail').fill(who.login);
+  await page.getByLabel('Mot de passe').fill(who.password);
+  await page.getByRole('button', { name: 'Connexion' }).click();
+  await expect(page).toHaveURL(/\/admin\//);
+}
+
+async function newPage(browser: Browser, who: { login: string; password: string }) {
+  const context = await browser.newContext({ locale: 'fr-FR', timezoneId: 'Europe/Paris' });
+  const page = await context.newPage();
+  await logIn(page, who);
+  return { context, page };
+}
+
+async function setRuleDelay(page: Page, days: number) {
+  await page.goto('/admin/demande/regles');
+  await page.getByRole('button', { name: 'Modifier la règle Réparation à effectuer', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Modifier la règle' });
+  await dialog.getByLabel('Délai (jours)').fill(String(days));
+  await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(page.getByText('Règle modifiée')).toBeVisible();
+  await expect(page.getByRole('row', { name: /Réparation à effectuer Toujours Réparation effectuée/ })).toContainText(String(days));
+}
+
+test('a request raised in the field is planned and processed offline on a phone', async ({ browser, baseURL }, testInfo) => {
+  test.setTimeout(240_000);
+
+  // 1. The administrator shortens the delay of 'Réparation à effectuer' to 2 days.
+  const admin = await newPage(browser, { login: E2E_ADMIN.login, password: E2E_ADMIN.password });
+  await setRuleDelay(admin.page, 2);
+
+  // 2. A referent records 'Réparation à effectuer' on cell n°1 of one of their sites.
+  const referent = await newPage(browser, REFERENT);
+  const sites = (await (await referent.page.request.get('/api/admin/site/get/all/actif')).json()) as { id: number }[];
+  const site = (await (await referent.page.request.get(`/api/admin/site/get/infos/pour/intervention/${sites[0].id}`)).json()) as SiteInfos;
+  const cell1 = site.siteComposteurs.find((c) => c.numero === 1)!;
+  await referent.page.goto(`/admin/fiche/site/${site.id}`);
+  await referent.page.getByRole('combobox', { name: /Choix de la cellule/ }).selectOption({ label: `Cellule n°1 - ${cell1.libelleTypeBac}` });
+  await referent.page.getByRole('combobox', { name: /Quelle action/ }).selectOption({ label: 'Réparation à effectuer' });
+  await referent.page.getByRole('textbox', { name: /Précisions/ }).fill(`${RUN} couvercle cassé`);
+  const recordedAt = Date.now();
+  await referent.page.getByRole('button', { name: 'Enregistrer' }).click();
+  await expect(referent.page).toHaveURL(/\/admin\/choix\/site$/);
+  await referent.context.close();
+
+  // 3. The provider, on a phone, online once so the app and the sites are kept on the phone.
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'compost-e2e-requests-'));
+  const phone = await chromium.launchPersistentContext(profile, {
+    ...(testInfo.project.use.launchOptions ?? {}),
+    baseURL,
+    locale: 'fr-FR',
+    timezoneId: 'Europe/Paris',
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
+  try {
+    const page = phone.pages()[0] ?? (await phone.newPage());
+    await logIn(page, PROVIDER);
+    await page.goto('/admin/choix/site');
+    await expect
+      .poll(() => page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.active && navigator.serviceWorker.controller)), { timeout: 60_000 })
+      .toBe(true);
+    // The app writes this once every site's cells are stored on the phone.
+    await expect(page.getByText(/^Vos sites sont disponibles hors ligne/)).toBeVisible({ timeout: 60_000 });
+
+    await page.goto('/admin/demande/intervention/list');
+    const siteName = site.nom ?? site.code;
+    await page.getByRole('combobox', { name: 'Site' }).fill(siteName);
+    await page.getByRole('option', { name: new RegExp(`^${siteName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`) }).click();
+    const card = page.getByTestId('request-card').filter({ hasText: RUN });
+    await expect(card).toHaveCount(1);
+    // Due in 2 days (the new delay): shown in red.
+    const due = card.getByText(/^Echéance : /);
+    await expect(due).toHaveText(`Echéance : ${PARIS.format(new Date(recordedAt + 2 * DAY_MS))}`);
+    await expect(due).toHaveAttribute('data-urgent', 'true');
+    await expect(card).toContainText('A faire : Réparation effectuée');
+    await expect(card).toContainText(`Réparation à effectuer : ${RUN} couvercle cassé (cellule n°1)`);
+    // Nothing scrolls sideways on a 390 px phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    // 4. Plans it for today.
+    await card.getByRole('button', { name: 'Programmer' }).click();
+    const planDialog = page.getByRole('dialog', { name: 'Programmer' });
+    await planDialog.getByLabel(/Date prévue de réalisation/).fill(PARIS.format(new Date()));
+    await planDialog.getByText(/^A faire/).click();
+    await planDialog.getByRole('button', { name: 'Enregistrer' }).click();
+    await expect(page.getByText("Demande(s) d'intervention(s) programmée(s) avec succès")).toBeVisible();
+    await expect(card).toContainText(`Programmée le ${PARIS.format(new Date())} par SERVICES Compost`);
+
+    // 5. No signal: 'Traiter' opens the site sheet prefilled, the entry waits on the phone.
+    await phone.setOffline(true);
+    await card.getByRole('button', { name: 'Traiter' }).click();
+    await expect(page.getByRole('heading', { name: 'Gérer' })).toBeVisible();
+    const block = page.getByRole('group', { name: /Action 1/ });
+    await expect(block.getByRole('combobox', { name: /Choix de la cellule/ })).toHaveValue(String(cell1.id));
+    await expect(block.getByRole('combobox', { name: /Quelle action/ })).toHaveValue('14');
+    await expect(block.getByRole('textbox', { name: /Précisions/ })).toHaveValue(`${RUN} couvercle cassé`);
+    await block.getByRole('textbox', { name: /Précisions/ }).fill(`${RUN} couvercle remplacé`);
+    await page.getByRole('button', { name: 'Enregistrer' }).click();
+    await expect(page.getByText(QUEUED).first()).toBeVisible();
+
+    // 6. Back online: the outbox sends it, the request is done.
+    await phone.setOffline(false);
+    await expect
+      .poll(
+        async () => {
+          const res = await page.request.get(`/api/admin/demande/intervention/get/all/by/filters?filter[site]=${site.id}&filter[statut]=5&rowsPerPage=100`);
+          const body = (await res.json()) as { demandesInterventions: { interventionDeclenchante: { valeur: string } | null }[] };
+          return body.demandesInterventions.some((r) => r.interventionDeclenchante?.valeur === `${RUN} couvercle cassé`);
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(true);
+  } finally {
+    await phone.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+
+  // 7. The history (a wider screen): 'Réalisée' with both linked interventions.
+  await admin.page.goto('/admin/demande/intervention/list');
+  await admin.page.getByRole('button', { name: "Voir l'historique" }).click();
+  const history = admin.page.getByRole('dialog', { name: "Historique des demandes d'interventions" });
+  const row = history.getByRole('row').filter({ hasText: 'Réalisée' }).first();
+  await expect(row).toContainText('Réparation effectuée');
+  await row.getByRole('button', { name: /Interventions liées/ }).click();
+  const linked = history.getByRole('region', { name: /Interventions liées/ });
+  await expect(linked).toContainText(`${RUN} couvercle cassé`);
+  await expect(linked).toContainText(`${RUN} couvercle remplacé`);
+  await expect(linked).toContainText('SERVICES Compost');
+
+  // 8. Back to the seeded delay, for the next runs on this database.
+  await setRuleDelay(admin.page, 14);
+  await admin.context.close();
+});
