@@ -1,9 +1,10 @@
 // Account and session payloads; the signup and password forms use these same schemas.
 import { z } from 'zod';
+import { plainString } from './common.js';
 
 export const loginSchema = z.object({
-  username: z.string().trim().min(1, { message: 'Identifiant ou adresse mail obligatoire' }).max(254),
-  password: z.string().min(1, { message: 'Mot de passe obligatoire' }).max(200),
+  username: plainString().trim().min(1, { message: 'Identifiant ou adresse mail obligatoire' }).max(254),
+  password: plainString().min(1, { message: 'Mot de passe obligatoire' }).max(200),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
@@ -33,12 +34,11 @@ const TOO_LONG_100 = '100 caractères au plus';
 const UNKNOWN_TYPE = 'Type d’utilisateur inconnu';
 
 const passwordPair = {
-  password: z
-    .string({ message: REQUIRED })
+  password: plainString({ message: REQUIRED })
     .min(1, { message: REQUIRED })
     .min(PASSWORD_MIN, { message: `Le mot de passe doit contenir au moins ${PASSWORD_MIN} caractères` })
     .max(200, { message: 'Mot de passe trop long (200 caractères au plus)' }),
-  confirmPassword: z.string({ message: REQUIRED }).min(1, { message: REQUIRED }).max(200, { message: 'Mot de passe trop long (200 caractères au plus)' }),
+  confirmPassword: plainString({ message: REQUIRED }).min(1, { message: REQUIRED }).max(200, { message: 'Mot de passe trop long (200 caractères au plus)' }),
 };
 
 function passwordsMatch(v: { password: string; confirmPassword: string }, ctx: z.RefinementCtx) {
@@ -56,8 +56,7 @@ const typeUserField = z.preprocess(
 );
 
 /** Optional text: absent, null and '' all mean "not given" and come out as ''. */
-const optionalText = z
-  .string({ message: 'Texte attendu' })
+const optionalText = plainString({ message: 'Texte attendu' })
   .trim()
   .max(100, { message: TOO_LONG_100 })
   .nullish()
@@ -67,15 +66,13 @@ export const signupSchema = z
   .object({
     type: typeUserField,
     organisme: optionalText,
-    nom: z.string({ message: REQUIRED }).trim().min(1, { message: REQUIRED }).max(100, { message: TOO_LONG_100 }),
+    nom: plainString({ message: REQUIRED }).trim().min(1, { message: REQUIRED }).max(100, { message: TOO_LONG_100 }),
     prenom: optionalText,
-    tel: z
-      .string({ message: REQUIRED })
+    tel: plainString({ message: REQUIRED })
       .trim()
       .min(1, { message: REQUIRED })
       .regex(/^\d{1,10}$/, { message: 'Le téléphone ne contient que des chiffres (10 au plus)' }),
-    email: z
-      .string({ message: REQUIRED })
+    email: plainString({ message: REQUIRED })
       .trim()
       .min(1, { message: REQUIRED })
       .max(254, { message: 'Adresse mail trop longue (254 caractères au plus)' })
@@ -91,7 +88,7 @@ export type SignupInput = z.input<typeof signupSchema>;
 
 /** Any string: the answer is the same whatever the address, so there is nothing to reject. */
 export const passwordRequestSchema = z.object({
-  mail: z.string({ message: REQUIRED }).trim().max(254, { message: 'Adresse mail trop longue (254 caractères au plus)' }),
+  mail: plainString({ message: REQUIRED }).trim().max(254, { message: 'Adresse mail trop longue (254 caractères au plus)' }),
 });
 
 export const passwordUpdateSchema = z.object(passwordPair).superRefine(passwordsMatch);

@@ -1,5 +1,6 @@
 // Composter types catalogue (spec.md sections 2 "Composter types", 5 and 7).
 import { z } from 'zod';
+import { decimalIntSchema, plainString } from './common.js';
 import { listQuerySchema } from './list.js';
 
 export const PRECISIONS_MAX = 50;
@@ -22,7 +23,7 @@ export const composterListQuerySchema = listQuerySchema({
   sortFields: ['volume', 'precisions'],
   defaultSort: 'volume',
   filters: {
-    volume: z.coerce.number({ message: 'Volume invalide' }).int({ message: 'Volume invalide' }).min(0, { message: 'Volume invalide' }).max(VOLUME_MAX, { message: 'Volume invalide' }),
+    volume: decimalIntSchema({ min: 0, max: VOLUME_MAX, message: 'Volume invalide' }),
   },
 });
 
@@ -36,8 +37,7 @@ export const composterAddSchema = z.object({
     .int({ message: COMPOSTER_MESSAGES.volumeNumber })
     .min(VOLUME_MIN, { message: COMPOSTER_MESSAGES.volumeMin })
     .max(VOLUME_MAX, { message: COMPOSTER_MESSAGES.volumeMax }),
-  precisions: z
-    .string({ message: COMPOSTER_MESSAGES.precisionsRequired })
+  precisions: plainString({ message: COMPOSTER_MESSAGES.precisionsRequired })
     .trim()
     .min(1, { message: COMPOSTER_MESSAGES.precisionsRequired })
     .max(PRECISIONS_MAX, { message: COMPOSTER_MESSAGES.precisionsMax }),

@@ -55,6 +55,10 @@ const corpus: [string, unknown][] = [
   ['an impossible day', withField('date', '2024-02-30T08:30:00Z')],
   ['a leap day', withField('date', '2024-02-29T08:30:00Z')],
   ['a date in the future', withField('date', future)],
+  ['the year 0', withField('date', '0000-01-01T00:00:00Z')],
+  ['a date before 2000', withField('date', '1999-12-31T23:59:59Z')],
+  ['the first instant of 2000', withField('date', '2000-01-01T00:00:00Z')],
+  ['2000 in Paris, still 1999 in UTC', withField('date', '2000-01-01T00:30:00+01:00')],
   ['values not an array', withField('values', 'x')],
   ['no values', withField('values', undefined)],
   ['no block', withField('values', [])],
@@ -79,6 +83,16 @@ const corpus: [string, unknown][] = [
   ['observations too long before trimming only', withBlock('observations', ` ${'o'.repeat(1000)} `)],
   ['a request id as text', withBlock('demandeIntervention', 'x')],
   ['a request id of zero', withBlock('demandeIntervention', 0)],
+  ['a site of 2^31', withField('site', 2_147_483_648)],
+  ['a site of 2^31 - 1', withField('site', 2_147_483_647)],
+  ['a request id of 2^31', withBlock('demandeIntervention', 2_147_483_648)],
+  ['a cell of 2^53', withBlock('composteur', 2 ** 53)],
+  ['a destination of 2^31', withBlock('bacDestination', 2_147_483_648)],
+  ['NUL in the observations', withBlock('observations', 'a\u0000b')],
+  ['a control character in the observations', withBlock('observations', 'a\u0007b')],
+  ['tabs and newlines in the observations', withBlock('observations', 'a\tb\r\nc')],
+  ['NUL in observations too long', withBlock('observations', `\u0000${'o'.repeat(1001)}`)],
+  ['NUL in a text value', withBlock('valeur', 'x\u0000')],
   ['several faults at once', { clientId: 'x', site: 'y', date: '', values: [{ composteur: null, action: null, valeur: false, observations: 3 }] }],
 ];
 
@@ -114,10 +128,14 @@ describe('checkSubmissionShape (the phone, without zod) and interventionSubmissi
       'a date with an offset',
       'nanoseconds',
       'a leap day',
+      'a date in the future',
+      'the first instant of 2000',
       '20 blocks',
       'a text value',
       'a value of 5000 characters',
       'observations too long before trimming only',
+      'a site of 2^31 - 1',
+      'tabs and newlines in the observations',
     ]);
   });
 });
@@ -152,6 +170,15 @@ describe('checkSubmission', () => {
       { key: 'values1.bacDestination', error: "La destination doit être différente de la cellule d'origine" },
     ]);
     expect(checkSubmission(valid, ctx)).toEqual(validateBlocksAgainstCatalogue(valid.values, ctx));
+  });
+
+  it('reports a date in the future together with every block error', () => {
+    const input = { ...valid, date: future, values: [{ composteur: 99, action: 1 }, { composteur: 10, action: 13, observations: 'o'.repeat(1001) }] };
+    expect(checkSubmission(input, ctx)).toEqual([
+      { key: 'values1.observations', error: 'Les observations ne doivent pas dépasser 1000 caractères' },
+      { key: 'date', error: 'La date ne peut pas être dans le futur' },
+      { key: 'values0.composteur', error: "Cette cellule n'appartient pas à ce site" },
+    ]);
   });
 
   it('survives blocks that are not objects', () => {

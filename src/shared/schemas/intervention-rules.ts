@@ -2,10 +2,12 @@
 // runs them (interventions.ts schema, then the catalogue checks in the transaction) and so
 // does the phone, which validates an entry offline before queueing it. This file is on the
 // first load of the field screen: importing zod there would cost 14 to 23 KB gzip
-// (npm run bench), so nothing here may import a value from another shared module.
+// (npm run bench), so nothing here may import a value from another shared module, except
+// bounds.ts, which is plain values and functions written for this very reason.
 // checkSubmissionShape repeats, by hand, what interventionSubmissionSchema checks;
 // intervention-rules.test.ts proves on a corpus that both give the same errors.
 import type { FieldError } from '../errors.js';
+import { COMMON_MESSAGES, hasControlChars, isInt32Id } from './bounds.js';
 import type { TypeAction, TypeActionConstante } from './reference.js';
 
 /** Action ids with a fixed meaning (reference-data.md). */
@@ -59,7 +61,20 @@ export const INTERVENTION_MESSAGES = {
   destinationSame: "La destination doit être différente de la cellule d'origine",
   noDestination: 'Cette action ne prend pas de cellule de destination',
   demandeInvalid: "Cette demande d'intervention n'est pas en attente sur ce site",
+  demandeClosed: "Cette demande d'intervention a déjà été traitée ou annulée",
 } as const;
+
+/**
+ * Earliest date an intervention may carry: older is a typing or clock error, and years
+ * before 1 AD cannot even be stored (PGlite fails on them).
+ */
+export const DATE_MIN_ISO = '2000-01-01T00:00:00Z';
+const DATE_MIN = Date.parse(DATE_MIN_ISO);
+
+/** Whether a well-formed ISO date lies before DATE_MIN_ISO. */
+export function isTooOldDate(iso: string): boolean {
+  return Date.parse(iso) < DATE_MIN;
+}
 
 /** Whether an ISO date lies after now (plus the allowed clock skew). */
 export function isFutureDate(iso: string, now: number = Date.now()): boolean {
@@ -191,12 +206,13 @@ const UUID = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-
 const ISO_DATETIME =
   /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
 
-const isId = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+const isId = isInt32Id;
 const isAbsent = (v: unknown): boolean => v === null || v === undefined;
 
 /**
  * What interventionSubmissionSchema refuses, as {key, error} in its order: the shape of the
- * entry (types, the clientId, the date, one to twenty blocks, lengths), not the catalogue.
+ * entry (types, the clientId, the date's format, one to twenty blocks, lengths, control
+ * characters), not the catalogue nor a date in the future (submissionDateError).
  */
 export function checkSubmissionShape(input: unknown): FieldError[] {
   const errors: FieldError[] = [];
@@ -209,8 +225,7 @@ export function checkSubmissionShape(input: unknown): FieldError[] {
   if (typeof s.clientId !== 'string' || !UUID.test(s.clientId)) push('clientId', INTERVENTION_MESSAGES.clientIdInvalid);
   if (!isId(s.site)) push('site', INTERVENTION_MESSAGES.siteRequired);
   if (typeof s.date !== 'string' || s.date === '') push('date', INTERVENTION_MESSAGES.dateRequired);
-  else if (!ISO_DATETIME.test(s.date)) push('date', INTERVENTION_MESSAGES.dateInvalid);
-  else if (isFutureDate(s.date)) push('date', INTERVENTION_MESSAGES.dateFuture);
+  else if (!ISO_DATETIME.test(s.date) || isTooOldDate(s.date)) push('date', INTERVENTION_MESSAGES.dateInvalid);
 
   if (!Array.isArray(s.values)) {
     push('values', INTERVENTION_MESSAGES.blocksMin);
@@ -227,13 +242,15 @@ export function checkSubmissionShape(input: unknown): FieldError[] {
     if (!isId(b.action)) push(key('action'), INTERVENTION_MESSAGES.actionRequired);
     const v = b.valeur;
     if (typeof v === 'string') {
-      if (v.length > TEXT_VALUE_MAX * 10) push(key('valeur'), INTERVENTION_MESSAGES.textMax);
+      if (hasControlChars(v)) push(key('valeur'), COMMON_MESSAGES.controlChars);
+      else if (v.length > TEXT_VALUE_MAX * 10) push(key('valeur'), INTERVENTION_MESSAGES.textMax);
     } else if (!isAbsent(v) && !(typeof v === 'number' && !Number.isNaN(v))) {
       push(key('valeur'), 'Valeur invalide');
     }
     if (!isAbsent(b.bacDestination) && !isId(b.bacDestination)) push(key('bacDestination'), INTERVENTION_MESSAGES.destinationInvalid);
     if (typeof b.observations === 'string') {
-      if (b.observations.trim().length > OBSERVATIONS_MAX) push(key('observations'), INTERVENTION_MESSAGES.observationsMax);
+      if (hasControlChars(b.observations)) push(key('observations'), COMMON_MESSAGES.controlChars);
+      else if (b.observations.trim().length > OBSERVATIONS_MAX) push(key('observations'), INTERVENTION_MESSAGES.observationsMax);
     } else if (!isAbsent(b.observations)) {
       push(key('observations'), 'Observations invalides');
     }
@@ -244,15 +261,24 @@ export function checkSubmissionShape(input: unknown): FieldError[] {
   return errors;
 }
 
+/** The date error a well-formed date may still have: in the future (beyond the clock skew). */
+export function submissionDateError(iso: string, now: number = Date.now()): FieldError | null {
+  return isFutureDate(iso, now) ? { key: 'date', error: INTERVENTION_MESSAGES.dateFuture } : null;
+}
+
 /**
  * Everything the server checks before it writes, minus what only the database knows (the
  * clientId already taken, who may record on the site, the pending requests): the shape's
- * rules first, then the catalogue's; one error per key, server-shaped (values0.valeur, date).
+ * rules first, then the date in the future, then the catalogue's; one error per key,
+ * server-shaped (values0.valeur, date).
  */
 export function checkSubmission(input: unknown, ctx: CatalogueContext): FieldError[] {
   const errors: FieldError[] = [];
   const seen = new Set<string>();
-  for (const e of checkSubmissionShape(input)) {
+  const shape = checkSubmissionShape(input);
+  const date = typeof input === 'object' && input !== null ? (input as { date?: unknown }).date : undefined;
+  const dateError = typeof date === 'string' && !shape.some((e) => e.key === 'date') ? submissionDateError(date) : null;
+  for (const e of dateError ? [...shape, dateError] : shape) {
     if (seen.has(e.key)) continue;
     seen.add(e.key);
     errors.push(e);

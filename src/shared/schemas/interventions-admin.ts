@@ -4,7 +4,7 @@
 // of the add route (intervention-rules.ts), keyed the same way (values0.observations...).
 import { z } from 'zod';
 import { decimalFilterSchema, idSchema, plainString } from './common.js';
-import { interventionBlockSchema, INTERVENTION_MESSAGES } from './interventions.js';
+import { interventionBlockSchema, interventionDateSchema, INTERVENTION_MESSAGES } from './interventions.js';
 import { listQuerySchema } from './list.js';
 
 export const INTERVENTION_ADMIN_MESSAGES = {
@@ -111,10 +111,7 @@ export type InterventionDetail = z.infer<typeof interventionDetailSchema>;
  * errors come back at once.
  */
 export const interventionUpdateSchema = z.object({
-  date: z
-    .string({ error: INTERVENTION_MESSAGES.dateRequired })
-    .min(1, { error: INTERVENTION_MESSAGES.dateRequired })
-    .pipe(z.iso.datetime({ offset: true, error: INTERVENTION_MESSAGES.dateInvalid })),
+  date: interventionDateSchema,
   values: z
     .array(interventionBlockSchema.omit({ demandeIntervention: true }), { error: INTERVENTION_MESSAGES.blocksMin })
     .length(1, { error: 'Une seule action par intervention' }),

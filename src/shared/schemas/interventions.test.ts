@@ -8,6 +8,7 @@ import {
   interventionSubmissionSchema,
   isFutureDate,
   siteInterventionListQuerySchema,
+  submissionDateError,
   storedValueOf,
   validateBlocksAgainstCatalogue,
   type CatalogueContext,
@@ -140,9 +141,12 @@ describe('interventionSubmissionSchema', () => {
     ]);
   });
 
-  it('refuses a date in the future beyond two minutes of clock drift', () => {
-    expect(errorsOf({ ...base, date: new Date(Date.now() + 5 * 60_000).toISOString() })).toEqual([{ key: 'date', error: 'La date ne peut pas être dans le futur' }]);
-    expect(errorsOf({ ...base, date: new Date(Date.now() + 60_000).toISOString() })).toEqual([]);
+  it('leaves a date in the future to submissionDateError, which allows two minutes of clock drift', () => {
+    // The shape accepts it, so that the service reports it together with the block errors.
+    const future = new Date(Date.now() + 5 * 60_000).toISOString();
+    expect(errorsOf({ ...base, date: future })).toEqual([]);
+    expect(submissionDateError(future)).toEqual({ key: 'date', error: 'La date ne peut pas être dans le futur' });
+    expect(submissionDateError(new Date(Date.now() + 60_000).toISOString())).toBeNull();
     expect(isFutureDate('2024-05-10T08:02:01.000Z', Date.parse('2024-05-10T08:00:00.000Z'))).toBe(true);
     expect(isFutureDate('2024-05-10T08:01:59.000Z', Date.parse('2024-05-10T08:00:00.000Z'))).toBe(false);
   });

@@ -6,10 +6,11 @@ import {
   MAX_BLOCKS,
   OBSERVATIONS_MAX,
   TEXT_VALUE_MAX,
-  isFutureDate,
+  isTooOldDate,
   parseValeurNumber,
   type BlockLike,
 } from './intervention-rules.js';
+import { decimalFilterSchema, idSchema, plainString } from './common.js';
 import { listQuerySchema } from './list.js';
 import type { TypeAction, TypeActionConstante } from './reference.js';
 
@@ -17,12 +18,8 @@ import type { TypeAction, TypeActionConstante } from './reference.js';
 // loads without zod); they are re-exported here for the server and the other screens.
 export * from './intervention-rules.js';
 
-const idSchema = (message: string) =>
-  z.number({ error: message }).int({ error: message }).positive({ error: message });
-
 /** Blank observations mean "none": the column stays null rather than holding ''. */
-const observationsSchema = z
-  .string({ error: 'Observations invalides' })
+const observationsSchema = plainString({ error: 'Observations invalides' })
   .trim()
   .max(OBSERVATIONS_MAX, { error: INTERVENTION_MESSAGES.observationsMax })
   .nullable()
@@ -35,7 +32,7 @@ export const interventionBlockSchema = z.object({
   /** type_action id. */
   action: idSchema(INTERVENTION_MESSAGES.actionRequired),
   valeur: z
-    .union([z.number(), z.string().max(TEXT_VALUE_MAX * 10, { error: INTERVENTION_MESSAGES.textMax })], { error: 'Valeur invalide' })
+    .union([z.number(), plainString().max(TEXT_VALUE_MAX * 10, { error: INTERVENTION_MESSAGES.textMax })], { error: 'Valeur invalide' })
     .nullable()
     .optional()
     .transform((v) => v ?? null),
@@ -53,15 +50,22 @@ export const interventionBlockSchema = z.object({
 export type InterventionBlock = z.infer<typeof interventionBlockSchema>;
 export type InterventionBlockInput = z.input<typeof interventionBlockSchema>;
 
+/** The date of an intervention: ISO 8601 with an offset, from 2000 on (a future date is the service's check). */
+export const interventionDateSchema = z
+  .string({ error: INTERVENTION_MESSAGES.dateRequired })
+  .min(1, { error: INTERVENTION_MESSAGES.dateRequired })
+  .pipe(z.iso.datetime({ offset: true, error: INTERVENTION_MESSAGES.dateInvalid }).refine((d) => !isTooOldDate(d), { error: INTERVENTION_MESSAGES.dateInvalid }));
+
+/**
+ * The shape of a submission. A date in the future is not refused here but by the service,
+ * together with the catalogue checks, so that a refused entry lists all its errors at once
+ * (the field screen does the same with checkSubmission).
+ */
 export const interventionSubmissionSchema = z.object({
   /** UUID made on the phone when the entry is created; the server keeps it unique. */
   clientId: z.uuid({ error: INTERVENTION_MESSAGES.clientIdInvalid }),
   site: idSchema(INTERVENTION_MESSAGES.siteRequired),
-  date: z
-    .string({ error: INTERVENTION_MESSAGES.dateRequired })
-    .min(1, { error: INTERVENTION_MESSAGES.dateRequired })
-    .pipe(z.iso.datetime({ offset: true, error: INTERVENTION_MESSAGES.dateInvalid }))
-    .refine((d) => !isFutureDate(d), { error: INTERVENTION_MESSAGES.dateFuture }),
+  date: interventionDateSchema,
   values: z
     .array(interventionBlockSchema, { error: INTERVENTION_MESSAGES.blocksMin })
     .min(1, { error: INTERVENTION_MESSAGES.blocksMin })
@@ -233,7 +237,8 @@ export type SiteInterventionRow = z.infer<typeof siteInterventionRowSchema>;
 export const siteInterventionListSchema = z.object({ count: z.number(), interventions: z.array(siteInterventionRowSchema) });
 export type SiteInterventionList = z.infer<typeof siteInterventionListSchema>;
 
-const optionalId = z.coerce.number({ error: 'Filtre invalide' }).int({ error: 'Filtre invalide' }).positive({ error: 'Filtre invalide' });
+const optionalId = decimalFilterSchema();
+const dateFilter = plainString({ error: 'Filtre invalide' }).max(20, { error: 'Filtre invalide' });
 
 /** Date tables default to the most recent first, unlike the ascending default of other lists. */
 function newestFirst(raw: unknown): unknown {
@@ -248,10 +253,10 @@ export const siteInterventionListQuerySchema = z.preprocess(
     defaultSort: 'date',
     filters: {
       /** Text matched against the dd/MM/yyyy HH:mm display (Europe/Paris). */
-      date: z.string().max(20),
+      date: dateFilter,
       action: optionalId,
       typeBac: optionalId,
-      numeroBac: z.coerce.number({ error: 'Filtre invalide' }).int({ error: 'Filtre invalide' }).min(0, { error: 'Filtre invalide' }),
+      numeroBac: decimalFilterSchema({ min: 0 }),
     },
   }),
 );
@@ -284,7 +289,7 @@ export const adminInterventionListQuerySchema = z.preprocess(
     sortFields: ['date', 'action', 'site', 'intervenant'],
     defaultSort: 'date',
     filters: {
-      date: z.string().max(20),
+      date: dateFilter,
       action: optionalId,
       site: optionalId,
     },

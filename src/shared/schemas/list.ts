@@ -2,8 +2,11 @@
 // 0-based page, rowsPerPage, sort[name|direction], filter[<field>]. Unknown sort names
 // and unknown filters are rejected, not ignored.
 import { z } from 'zod';
+import { COMMON_MESSAGES, decimalIntSchema, plainString } from './common.js';
 
 export const PAGE_SIZES = [5, 10, 20, 50, 100] as const;
+/** Highest page accepted: with 100 rows a page, a million rows deep, far past any real list. */
+export const PAGE_MAX = 10_000;
 
 export function listQuerySchema<S extends string, F extends z.ZodRawShape>(opts: {
   sortFields: readonly [S, ...S[]];
@@ -13,10 +16,9 @@ export function listQuerySchema<S extends string, F extends z.ZodRawShape>(opts:
 }) {
   return z
     .strictObject({
-      search: z.string().max(200).optional().default(''),
-      page: z.coerce.number({ message: 'Page invalide' }).int().min(0, { message: 'Page invalide' }).default(0),
-      rowsPerPage: z.coerce
-        .number()
+      search: plainString({ error: 'Recherche invalide' }).max(200, { error: '200 caractères maximum' }).optional().default(''),
+      page: decimalIntSchema({ min: 0, max: PAGE_MAX, message: COMMON_MESSAGES.pageInvalid }).default(0),
+      rowsPerPage: decimalIntSchema({ min: 1, max: 100, message: 'Taille de page invalide (5, 10, 20, 50 ou 100)' })
         .refine((n) => (PAGE_SIZES as readonly number[]).includes(n), { message: 'Taille de page invalide (5, 10, 20, 50 ou 100)' })
         .default(opts.defaultRowsPerPage ?? 20),
       sort: z

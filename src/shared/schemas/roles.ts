@@ -1,5 +1,6 @@
 // Roles and agents administration (spec.md sections 2 "Roles", 6 and 7 "Users and roles").
 import { z } from 'zod';
+import { decimalIntSchema, idParamsSchema, plainString } from './common.js';
 import { listQuerySchema } from './list.js';
 
 export const ROLE_MESSAGES = {
@@ -29,7 +30,7 @@ export const roleListQuerySchema = listQuerySchema({
   sortFields: ['libelle'],
   defaultSort: 'libelle',
   defaultRowsPerPage: 10,
-  filters: { libelle: z.string().trim().max(100) },
+  filters: { libelle: plainString().trim().max(100) },
 });
 
 export const roleRowSchema = z.object({ id: z.number(), libelle: z.string() });
@@ -42,14 +43,14 @@ export type Agent = z.infer<typeof agentSchema>;
 export const roleDetailSchema = roleRowSchema.extend({ agents: z.array(agentSchema) });
 export type RoleDetail = z.infer<typeof roleDetailSchema>;
 
-export const roleIdParamsSchema = z.object({ id: z.coerce.number({ message: 'Identifiant invalide' }).int().positive({ message: 'Identifiant invalide' }) });
+export const roleIdParamsSchema = idParamsSchema;
 
 export const roleUpdateSchema = z.object({
-  agents: z.array(z.coerce.number().int().positive({ message: ROLE_MESSAGES.agentUnknown }), { message: ROLE_MESSAGES.agentsRequired }).max(1000),
+  agents: z.array(decimalIntSchema({ message: ROLE_MESSAGES.agentUnknown }), { message: ROLE_MESSAGES.agentsRequired }).max(1000),
 });
 export type RoleUpdate = z.infer<typeof roleUpdateSchema>;
 
-export const agentSearchQuerySchema = z.strictObject({ name: z.string().trim().max(100).optional().default('') }, { error: 'Paramètre inconnu' });
+export const agentSearchQuerySchema = z.strictObject({ name: plainString().trim().max(100).optional().default('') }, { error: 'Paramètre inconnu' });
 export const AGENT_SEARCH_LIMIT = 20;
 
 /** 'Jean Dupont' -> 'JD'; used by the avatar of an agent without a photo. */

@@ -1,6 +1,7 @@
 // Site types catalogue (spec.md sections 2 "Site types", 3, 5 and 7). A site's code is its
 // type code followed by a sequence number, so the code is short, upper-case and unique.
 import { z } from 'zod';
+import { plainString } from './common.js';
 import { listQuerySchema } from './list.js';
 
 export const SITE_TYPE_CODE_MAX = 3;
@@ -28,7 +29,7 @@ export function formatSiteTypeCode(v: string): string {
 export const siteTypeListQuerySchema = listQuerySchema({
   sortFields: ['libelle', 'code'],
   defaultSort: 'libelle',
-  filters: { libelle: z.string().trim().max(SITE_TYPE_LIBELLE_MAX) },
+  filters: { libelle: plainString().trim().max(SITE_TYPE_LIBELLE_MAX) },
 });
 
 export const siteTypeRowSchema = z.object({ id: z.number(), libelle: z.string(), code: z.string() });
@@ -36,13 +37,11 @@ export type SiteTypeRow = z.infer<typeof siteTypeRowSchema>;
 export const siteTypeListSchema = z.object({ count: z.number(), typeSites: z.array(siteTypeRowSchema) });
 
 export const siteTypeAddSchema = z.object({
-  libelle: z
-    .string({ message: SITE_TYPE_MESSAGES.libelleRequired })
+  libelle: plainString({ message: SITE_TYPE_MESSAGES.libelleRequired })
     .trim()
     .min(1, { message: SITE_TYPE_MESSAGES.libelleRequired })
     .max(SITE_TYPE_LIBELLE_MAX, { message: SITE_TYPE_MESSAGES.libelleMax }),
-  code: z
-    .string({ message: SITE_TYPE_MESSAGES.codeRequired })
+  code: plainString({ message: SITE_TYPE_MESSAGES.codeRequired })
     .trim()
     .min(1, { message: SITE_TYPE_MESSAGES.codeRequired })
     .transform((v) => v.toUpperCase())

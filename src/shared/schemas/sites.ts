@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { listQuerySchema } from './list.js';
 import { formatNom, formatPrenom } from './account.js';
+import { COMMON_MESSAGES, INT32_MAX, decimalIntSchema, plainString } from './common.js';
 
 export const SITE_STATUT = { actif: 1, demande: 2 } as const;
 export const SITE_NOM_MAX = 50;
@@ -54,23 +55,38 @@ export function displayTel(v: string | null | undefined): string {
 const REQUIRED = SITE_MESSAGES.required;
 const emptyToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
 
-/** A required whole number; form inputs give '' or strings, the API numbers. */
+/** Form inputs give '' or strings of digits, the API numbers; '0x10', '1e3' or '1.5' is no whole number. */
+const toNumber = (v: unknown) => {
+  if (typeof v !== 'string' || v.trim() === '') return emptyToUndefined(v);
+  const s = v.trim();
+  return /^-?\d{1,12}$/.test(s) ? Number(s) : NaN;
+};
+
+/** A required whole number, within the int32 range of the database's integer columns. */
 function requiredInt(message: string = REQUIRED) {
   return z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : emptyToUndefined(v)),
-    z.number({ message }).int({ message }),
+    toNumber,
+    z
+      .number({ message })
+      .int({ message })
+      .min(-INT32_MAX - 1, { message: COMMON_MESSAGES.integerInvalid })
+      .max(INT32_MAX, { message: COMMON_MESSAGES.integerInvalid }),
   );
 }
 
 /** Optional trimmed text; empty means null. */
 function optionalText(max: number) {
-  return z
-    .string({ message: 'Texte attendu' })
+  return plainString({ message: 'Texte attendu' })
     .trim()
     .max(max, { message: `${max} caractères au plus` })
     .nullish()
     .transform((v) => (v ? v : null));
 }
+
+/** Years 1900 to 2999: beyond is a typing error, and a year 0 cannot even be stored. */
+const DATE_MIN = Date.UTC(1900, 0, 1);
+const DATE_MAX = Date.UTC(3000, 0, 1);
+const inDateRange = (t: number) => Number.isFinite(t) && t >= DATE_MIN && t < DATE_MAX;
 
 /** A calendar date 'YYYY-MM-DD' or an ISO date-time; empty means none. */
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -79,7 +95,7 @@ const optionalDate = z.preprocess(
   emptyToUndefined,
   z
     .string({ message: SITE_MESSAGES.dateInvalid })
-    .refine((s) => (DATE_RE.test(s) || DATETIME_RE.test(s)) && !Number.isNaN(Date.parse(s)), { message: SITE_MESSAGES.dateInvalid })
+    .refine((s) => (DATE_RE.test(s) || DATETIME_RE.test(s)) && inDateRange(Date.parse(s)), { message: SITE_MESSAGES.dateInvalid })
     .optional(),
 );
 
@@ -92,17 +108,14 @@ export function toStoredDate(s: string | null | undefined): Date | null {
   return new Date(DATE_RE.test(s) ? `${s}T12:00:00Z` : s);
 }
 
-const telSchema = z
-  .string({ message: REQUIRED })
+const telSchema = plainString({ message: REQUIRED })
   .transform(normaliseTel)
   .pipe(z.string().min(1, { message: REQUIRED }).regex(/^\d{10}$/, { message: SITE_MESSAGES.tel }));
-const optionalTel = z
-  .string()
+const optionalTel = plainString()
   .nullish()
   .transform((v) => (v ? normaliseTel(v) : null))
   .pipe(z.string().regex(/^\d{10}$/, { message: SITE_MESSAGES.tel }).nullable());
-const optionalEmail = z
-  .string()
+const optionalEmail = plainString()
   .trim()
   .max(254, { message: '254 caractères au plus' })
   .nullish()
@@ -111,7 +124,7 @@ const optionalEmail = z
 const periodeSchema = z.preprocess(emptyToUndefined, z.enum(PERIODES, { message: 'Période inconnue' }).nullish()).transform((v) => v ?? null);
 const anneeSchema = z
   .preprocess(
-    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : emptyToUndefined(v)),
+    toNumber,
     z
       .number({ message: 'Année invalide' })
       .int({ message: 'Année invalide' })
@@ -143,8 +156,8 @@ export const demandeurInputSchema = z
   .object({
     date: optionalDate,
     civilite: z.enum(CIVILITES, { message: REQUIRED }),
-    nom: z.string({ message: REQUIRED }).trim().min(1, { message: REQUIRED }).max(100, { message: '100 caractères au plus' }).transform(formatNom),
-    prenom: z.string({ message: REQUIRED }).trim().min(1, { message: REQUIRED }).max(100, { message: '100 caractères au plus' }).transform(formatPrenom),
+    nom: plainString({ message: REQUIRED }).trim().min(1, { message: REQUIRED }).max(100, { message: '100 caractères au plus' }).transform(formatNom),
+    prenom: plainString({ message: REQUIRED }).trim().min(1, { message: REQUIRED }).max(100, { message: '100 caractères au plus' }).transform(formatPrenom),
     ...demandeurFields,
   })
   .superRefine(precisionsWhenAutre, { when: () => true });
@@ -157,7 +170,7 @@ export const siteComposteurInputSchema = z.object({
   composteur: requiredInt(),
   typeBac: requiredInt(),
   numero: z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : emptyToUndefined(v)),
+    toNumber,
     z
       .number({ message: REQUIRED })
       .int({ message: SITE_MESSAGES.numeroRange })
@@ -183,7 +196,7 @@ const composteursSchema = z.array(siteComposteurInputSchema, { message: 'Liste a
 
 const siteCommonFields = {
   nom: optionalText(SITE_NOM_MAX),
-  adresse: z.string({ message: REQUIRED }).trim().min(1, { message: REQUIRED }).max(200, { message: '200 caractères au plus' }),
+  adresse: plainString({ message: REQUIRED }).trim().min(1, { message: REQUIRED }).max(200, { message: '200 caractères au plus' }),
   numero: optionalText(20),
   complement: optionalText(200),
   type: requiredInt(),
@@ -199,7 +212,7 @@ const siteCommonFields = {
 export const siteAddSchema = z
   .object({
     ...siteCommonFields,
-    ville: z.string({ message: REQUIRED }).trim().min(1, { message: REQUIRED }).max(100),
+    ville: plainString({ message: REQUIRED }).trim().min(1, { message: REQUIRED }).max(100),
     cp: optionalText(10),
     composteurs: composteursSchema.optional().default([]),
     demandeur: demandeurInputSchema.nullish(),
@@ -239,7 +252,7 @@ export const siteComposteursAddSchema = z
   .superRefine((v, ctx) => v && uniqueNumeros(v.composteurs, ctx, ['composteurs']), { when: () => true });
 export type SiteComposteursAddInput = z.input<typeof siteComposteursAddSchema>;
 
-const textFilter = z.string().trim().max(200);
+const textFilter = plainString().trim().max(200);
 const listOf = <T extends z.ZodType>(item: T) => z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item).max(200));
 
 export const SITE_SORT_FIELDS = [
@@ -267,10 +280,10 @@ export const siteListQuerySchema = listQuerySchema({
   defaultRowsPerPage: 10,
   filters: {
     nom: textFilter,
-    ville: listOf(z.string().max(100)),
+    ville: listOf(plainString().max(100)),
     adresse: textFilter,
     type: textFilter,
-    statut: listOf(z.coerce.number({ message: SITE_MESSAGES.statutUnknown }).int({ message: SITE_MESSAGES.statutUnknown })),
+    statut: listOf(decimalIntSchema({ message: SITE_MESSAGES.statutUnknown })),
   },
 });
 export type SiteListQuery = z.output<typeof siteListQuerySchema>;

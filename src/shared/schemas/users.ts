@@ -1,6 +1,7 @@
 // External users administration (spec.md sections 2 "Users", 3 and 7 "Users and roles").
 // The API validates with these schemas and the 'Type d'utilisateur' and 'Site' forms reuse them.
 import { z } from 'zod';
+import { decimalIntSchema, idParamsOf, idParamsSchema, isInt32Id, parseDecimal, plainString } from './common.js';
 import { listQuerySchema } from './list.js';
 
 export const USER_MESSAGES = {
@@ -30,13 +31,13 @@ export const userListQuerySchema = listQuerySchema({
   sortFields: ['date', 'organisme', 'nom', 'prenom', 'email', 'tel', 'type', 'actif', 'emailValide'],
   defaultSort: 'nom',
   filters: {
-    date: z.string().trim().max(20),
-    organisme: z.string().trim().max(100),
-    nom: z.string().trim().max(100),
-    prenom: z.string().trim().max(100),
-    email: z.string().trim().max(254),
-    tel: z.string().trim().max(20),
-    type: z.string().trim().max(50),
+    date: plainString().trim().max(20),
+    organisme: plainString().trim().max(100),
+    nom: plainString().trim().max(100),
+    prenom: plainString().trim().max(100),
+    email: plainString().trim().max(254),
+    tel: plainString().trim().max(20),
+    type: plainString().trim().max(50),
   },
 });
 export type UserListQuery = z.input<typeof userListQuerySchema>;
@@ -61,17 +62,25 @@ export type UserRow = z.infer<typeof userRowSchema>;
 
 export const userListSchema = z.object({ count: z.number(), users: z.array(userRowSchema) });
 
-export const userIdParamsSchema = z.object({ id: z.coerce.number({ message: 'Identifiant invalide' }).int().positive({ message: 'Identifiant invalide' }) });
-export const userIdAltParamsSchema = z.object({ userId: z.coerce.number({ message: 'Identifiant invalide' }).int().positive({ message: 'Identifiant invalide' }) });
+export const userIdParamsSchema = idParamsSchema;
+export const userIdAltParamsSchema = idParamsOf('userId');
 
 export const userTypeUpdateSchema = z.object({
-  type: z.coerce.number({ message: USER_MESSAGES.typeRequired }).int({ message: USER_MESSAGES.typeUnknown }).positive({ message: USER_MESSAGES.typeUnknown }),
+  // A Select gives '2', an API client 2; no number at all is a missing type, a number that
+  // is no id (1.5, 0, beyond int32) an unknown one.
+  type: z.union([z.string(), z.number()], { error: USER_MESSAGES.typeRequired }).transform((v, ctx) => {
+    const n = typeof v === 'number' ? v : parseDecimal(v.trim());
+    if (Number.isNaN(n)) ctx.addIssue({ code: 'custom', message: USER_MESSAGES.typeRequired });
+    else if (!isInt32Id(n)) ctx.addIssue({ code: 'custom', message: USER_MESSAGES.typeUnknown });
+    else return n;
+    return z.NEVER;
+  }),
 });
 export type UserTypeUpdate = z.infer<typeof userTypeUpdateSchema>;
 
 export const userSitesUpdateSchema = z.object({
   site: z
-    .array(z.coerce.number().int().positive({ message: USER_MESSAGES.siteUnknown }), { message: USER_MESSAGES.siteRequired })
+    .array(decimalIntSchema({ message: USER_MESSAGES.siteUnknown }), { message: USER_MESSAGES.siteRequired })
     .min(1, { message: USER_MESSAGES.siteRequired })
     .max(500),
 });

@@ -12,6 +12,7 @@ import {
   displayValue,
   interventionAddResponseSchema,
   storedValueOf,
+  submissionDateError,
   validateBlocksAgainstCatalogue,
   type AdminInterventionList,
   type AdminInterventionListQuery,
@@ -25,6 +26,7 @@ import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '.
 import {
   STATUT_EN_ATTENTE,
   STATUT_PROGRAMMEE,
+  STATUT_REALISEE,
   STATUT_SITE_ACTIF,
   createInterventionsRepository,
   type InterventionRecord,
@@ -34,6 +36,8 @@ import {
 } from './interventions.repository.js';
 
 const DAY_MS = 24 * 3600 * 1000;
+/** reference-data.md: request statuses 5 'Réalisée' and 6 'Annulée' close a request. */
+const STATUT_ANNULEE = 6;
 
 type TypeActionCatalogue = Awaited<ReturnType<InterventionsRepository['actionCatalogue']>>;
 type ConstanteCatalogue = Awaited<ReturnType<InterventionsRepository['allConstantes']>>;
@@ -94,21 +98,31 @@ export function createInterventionsService(db: Db) {
     return interventionAddResponseSchema.parse(result);
   }
 
-  /** Requests named by the blocks must be pending on this site, each processed once. */
+  /**
+   * Requests named by the blocks must be pending on this site, each processed once per entry.
+   * Locks them until the transaction ends, so that two phones processing one request are
+   * served one after the other: the second finds it closed. Unknown requests, requests of
+   * another site and a request named twice are field errors; a request of this site already
+   * processed or cancelled is `closed` (a conflict with what someone else did, not a mistake
+   * the entry can correct).
+   */
   async function checkProcessedDemandes(r: InterventionsRepository, submission: InterventionSubmission) {
     const ids = submission.values.map((b) => b.demandeIntervention).filter((id): id is number => id !== null);
-    if (ids.length === 0) return;
+    const errors: FieldError[] = [];
+    let closed = false;
+    if (ids.length === 0) return { errors, closed };
     const locked = new Map((await r.lockDemandes([...new Set(ids)])).map((d) => [d.id, d]));
     const seen = new Set<number>();
-    const errors: FieldError[] = [];
     submission.values.forEach((b, i) => {
       if (b.demandeIntervention === null) return;
       const d = locked.get(b.demandeIntervention);
-      const pending = d && d.siteId === submission.site && (d.idStatut === STATUT_EN_ATTENTE || d.idStatut === STATUT_PROGRAMMEE);
-      if (!pending || seen.has(b.demandeIntervention)) errors.push({ key: `values${i}.demandeIntervention`, error: INTERVENTION_MESSAGES.demandeInvalid });
+      const ofSite = d !== undefined && d.siteId === submission.site;
+      const pending = ofSite && (d.idStatut === STATUT_EN_ATTENTE || d.idStatut === STATUT_PROGRAMMEE);
+      if (ofSite && (d.idStatut === STATUT_REALISEE || d.idStatut === STATUT_ANNULEE)) closed = true;
+      else if (!pending || seen.has(b.demandeIntervention)) errors.push({ key: `values${i}.demandeIntervention`, error: INTERVENTION_MESSAGES.demandeInvalid });
       seen.add(b.demandeIntervention);
     });
-    if (errors.length > 0) throw new ValidationError(errors);
+    return { errors, closed };
   }
 
   return {
@@ -146,9 +160,17 @@ export function createInterventionsService(db: Db) {
         await siteForRecording(tx, user, submission.site);
         const actionIds = [...new Set(submission.values.map((b) => b.action))];
         const cells = await tx.siteCells(submission.site);
-        const errors = validateBlocksAgainstCatalogue(submission.values, { typeActions, constantes, cells });
+        // Every error at once (the date, each block, each request), so a phone replaying an
+        // old entry shows all there is to correct; only then a request someone else closed.
+        const dateError = submissionDateError(submission.date);
+        const processed = await checkProcessedDemandes(tx, submission);
+        const errors = [
+          ...(dateError ? [dateError] : []),
+          ...validateBlocksAgainstCatalogue(submission.values, { typeActions, constantes, cells }),
+          ...processed.errors,
+        ];
         if (errors.length > 0) throw new ValidationError(errors);
-        await checkProcessedDemandes(tx, submission);
+        if (processed.closed) throw new ConflictError(INTERVENTION_MESSAGES.demandeClosed);
 
         const kinds = new Map(typeActions.map((a) => [a.id, a.valueKind]));
         const date = new Date(submission.date);

@@ -79,6 +79,65 @@ describe.each(TEST_DRIVERS)('interventions API (%s)', (driver) => {
       expect((await post(admin.cookie, submission(site.id, [{ composteur: site.apport, action: 1 }], { date: skewed }))).statusCode).toBe(200);
     });
 
+    it('lists a date in the future together with every block error, in one answer', async () => {
+      const future = new Date(Date.now() + 10 * 60_000).toISOString();
+      const errors = await errorsFor(
+        [
+          { composteur: site.apport, action: 13, observations: '' },
+          { composteur: otherSite.apport, action: 1 },
+          { composteur: site.apport, action: 4, valeur: 20_000 },
+          { composteur: site.apport, action: 1, observations: 'x'.repeat(1001) },
+        ],
+        { date: future },
+      );
+      // The schema's error (block 3) comes in the same answer as the date and the catalogue's.
+      expect(errors).toEqual([
+        { key: 'values3.observations', error: 'Les observations ne doivent pas dépasser 1000 caractères' },
+      ]);
+      const fixedLength = await errorsFor(
+        [
+          { composteur: site.apport, action: 13, observations: '' },
+          { composteur: otherSite.apport, action: 1 },
+          { composteur: site.apport, action: 4, valeur: 20_000 },
+        ],
+        { date: future },
+      );
+      expect(fixedLength).toEqual([
+        { key: 'date', error: 'La date ne peut pas être dans le futur' },
+        { key: 'values0.observations', error: 'Les observations sont obligatoires pour cette action' },
+        { key: 'values1.composteur', error: "Cette cellule n'appartient pas à ce site" },
+        { key: 'values2.valeur', error: 'La quantité doit être un nombre entier de litres entre 0 et 10 000' },
+      ]);
+    });
+
+    it('refuses dates before 2000, such as the year 0 no database stores', async () => {
+      for (const date of ['0000-01-01T00:00:00Z', '1999-12-31T23:59:59Z']) {
+        expect(await errorsFor([{ composteur: site.apport, action: 1 }], { date })).toEqual([{ key: 'date', error: 'Date invalide' }]);
+      }
+      expect((await post(admin.cookie, submission(site.id, [{ composteur: site.apport, action: 1 }], { date: '2000-01-01T00:00:00Z' }))).statusCode).toBe(200);
+    });
+
+    it('refuses ids beyond the int32 range and control characters with field errors, not a server error', async () => {
+      const big = 2_147_483_648;
+      const bad = await post(admin.cookie, { ...submission(big, [{ composteur: site.apport, action: 1, demandeIntervention: big, bacDestination: big }]) });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().errors).toEqual(
+        expect.arrayContaining([
+          { key: 'site', error: 'Veuillez choisir un site' },
+          { key: 'values0.demandeIntervention', error: "Cette demande d'intervention n'est pas en attente sur ce site" },
+          { key: 'values0.bacDestination', error: 'La destination doit être une cellule de maturation active du site' },
+        ]),
+      );
+      expect(await errorsFor([{ composteur: site.apport, action: 1, observations: 'a\u0000b' }])).toEqual([
+        { key: 'values0.observations', error: 'Caractères non autorisés' },
+      ]);
+      expect(await errorsFor([{ composteur: site.apport, action: 14, valeur: 'charni\u0007re' }])).toEqual([
+        { key: 'values0.valeur', error: 'Caractères non autorisés' },
+      ]);
+      // Tabs and line breaks are ordinary text.
+      expect((await post(admin.cookie, submission(site.id, [{ composteur: site.apport, action: 13, observations: 'Couvercle\tremis\r\nSac retiré' }]))).statusCode).toBe(200);
+    });
+
     it('refuses a submission without blocks or with a malformed client id', async () => {
       const res = await post(admin.cookie, { ...submission(site.id, []), clientId: 'pas-un-uuid' });
       expect(res.statusCode).toBe(400);
@@ -360,13 +419,12 @@ describe.each(TEST_DRIVERS)('interventions API (%s)', (driver) => {
       expect(interventions.map((i) => i.demande_intervention_id)).toEqual([demande, scheduled]);
     });
 
-    it('refuses a request of another site, one already done, or the same request twice, writing nothing', async () => {
+    it('refuses a request of another site, an unknown one, or the same request twice, writing nothing', async () => {
       const elsewhere = await createPendingDemande(ctx.db, otherSite.id, otherSite.apport, 14);
-      const done = await createPendingDemande(ctx.db, site.id, site.apport, 14, 5);
       const pending = await createPendingDemande(ctx.db, site.id, site.apport, 14);
       const payload = submission(site.id, [
         { composteur: site.apport, action: 14, valeur: 'a', demandeIntervention: elsewhere },
-        { composteur: site.apport, action: 14, valeur: 'b', demandeIntervention: done },
+        { composteur: site.apport, action: 14, valeur: 'b', demandeIntervention: 2_147_483_647 },
         { composteur: site.apport, action: 14, valeur: 'c', demandeIntervention: pending },
         { composteur: site.apport, action: 14, valeur: 'd', demandeIntervention: pending },
       ]);
@@ -382,6 +440,55 @@ describe.each(TEST_DRIVERS)('interventions API (%s)', (driver) => {
       const stillPending = await ctx.db.selectFrom('demande_intervention').where('id', '=', pending).select('statut_id').executeTakeFirstOrThrow();
       expect(stillPending.statut_id).toBe(3);
       expect(await ctx.db.selectFrom('intervention_submission').where('client_id', '=', payload.clientId).selectAll().execute()).toEqual([]);
+    });
+  });
+
+  describe('a request processed or cancelled elsewhere', () => {
+    const closedMessage = "Cette demande d'intervention a déjà été traitée ou annulée";
+
+    it.each([
+      ['already processed', 5],
+      ['cancelled', 6],
+    ])('answers 409 for a request %s, writing nothing', async (_name, statut) => {
+      const closed = await createPendingDemande(ctx.db, site.id, site.apport, 14, statut);
+      const payload = submission(site.id, [{ composteur: site.apport, action: 14, valeur: 'Réparée', demandeIntervention: closed }]);
+      const res = await post(admin.cookie, payload);
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toEqual({ status: 'error', message: closedMessage });
+      expect(await interventionsOf(payload.clientId)).toHaveLength(0);
+      expect(await ctx.db.selectFrom('intervention_submission').where('client_id', '=', payload.clientId).selectAll().execute()).toEqual([]);
+    });
+
+    it('lists the field errors first when the entry also has some', async () => {
+      const closed = await createPendingDemande(ctx.db, site.id, site.apport, 14, 5);
+      const res = await post(
+        admin.cookie,
+        submission(site.id, [
+          { composteur: site.apport, action: 14, valeur: 'Réparée', demandeIntervention: closed },
+          { composteur: site.apport, action: 13 },
+        ]),
+      );
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors).toEqual([{ key: 'values1.observations', error: 'Les observations sont obligatoires pour cette action' }]);
+    });
+
+    it('lets exactly one of two phones processing one request at once link it; the other gets 409', async () => {
+      const demande = await createPendingDemande(ctx.db, site.id, site.apport, 14);
+      const provider = await loggedAs(ctx, ['ROLE_PRESTATAIRE'], { typeUser: 3 });
+      const a = submission(site.id, [{ composteur: site.apport, action: 14, valeur: 'Réparée par A', demandeIntervention: demande }]);
+      const b = submission(site.id, [{ composteur: site.apport, action: 14, valeur: 'Réparée par B', demandeIntervention: demande }]);
+      const answers = await Promise.all([post(admin.cookie, a), post(provider.cookie, b)]);
+      expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+      const loser = answers.find((r) => r.statusCode === 409)!;
+      expect(loser.json().message).toBe(closedMessage);
+      const linked = await ctx.db.selectFrom('intervention').where('demande_intervention_id', '=', demande).select('id').execute();
+      expect(linked).toHaveLength(1);
+      const winner = answers.find((r) => r.statusCode === 200)!;
+      expect(linked[0].id).toBe((winner.json().interventions as number[])[0]);
+      const row = await ctx.db.selectFrom('demande_intervention').where('id', '=', demande).select(['statut_id', 'intervention_realisee_id']).executeTakeFirstOrThrow();
+      expect(row).toEqual({ statut_id: 5, intervention_realisee_id: linked[0].id });
+      const written = await ctx.db.selectFrom('intervention').where('client_id', 'in', [a.clientId, b.clientId]).select('id').execute();
+      expect(written).toHaveLength(1);
     });
   });
 
@@ -511,7 +618,6 @@ describe.each(TEST_DRIVERS)('interventions API (%s)', (driver) => {
         expect.objectContaining({ intervenant: 'DURAND Élodie', typeAction: 'État du broyat', valeur: 'Humide', typeBac: 'Broyat', numeroBac: 2 }),
         expect.objectContaining({ intervenant: 'MARTIN Jeanne', typeAction: 'Vider la cellule', valeur: '60 L', typeBac: 'Apport', numeroBac: 1 }),
       ]);
-      expect(body.interventions[0]).not.toHaveProperty('site');
       const filtered = (await list(admin.cookie, `id=${listed.id}&filter[action]=4&filter[date]=01/06`)).json();
       expect(filtered.interventions.map((r: { idAction: number }) => r.idAction)).toEqual([4]);
     });

@@ -14,6 +14,7 @@ import {
   typeSiteSchema,
   villeSchema,
 } from '../../../shared/schemas/reference.js';
+import { plainString } from '../../../shared/schemas/common.js';
 import { createReferenceRepository } from './reference.repository.js';
 
 export default async function referenceRoutes(fastify: FastifyInstance, deps: AppDeps) {
@@ -39,7 +40,7 @@ export default async function referenceRoutes(fastify: FastifyInstance, deps: Ap
   app.get('/ville/get/all', { schema: { response: { 200: z.array(villeSchema) } } }, () => repo.villes());
   app.get(
     '/rues/get/all/:city',
-    { schema: { params: z.object({ city: z.string().min(1).max(100) }), response: { 200: z.array(rueSchema) } } },
+    { schema: { params: z.object({ city: plainString({ error: 'Ville invalide' }).min(1, { error: 'Ville invalide' }).max(100, { error: 'Ville invalide' }) }), response: { 200: z.array(rueSchema) } } },
     (req) => repo.rues(req.params.city),
   );
   app.get('/typeSite/get/all', { schema: { response: { 200: z.array(typeSiteSchema) } } }, () => repo.typeSites());

@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.js';
 import { activeSiteSchema } from '../../../shared/schemas/site-choice.js';
+import { idParamsOf } from '../../../shared/schemas/common.js';
 import { can } from '../../../shared/permissions.js';
 import { ForbiddenError } from '../../errors.js';
 import type { Db } from '../../db/client.js';
@@ -31,7 +32,7 @@ export default async function siteChoiceRoutes(fastify: FastifyInstance, deps: A
   });
   app.get(
     '/admin/site/get/by/user/:userId',
-    { preHandler: app.guard(), schema: { params: z.object({ userId: z.coerce.number().int().positive() }), response: { 200: z.array(activeSiteSchema) } } },
+    { preHandler: app.guard(), schema: { params: idParamsOf('userId'), response: { 200: z.array(activeSiteSchema) } } },
     async (request) => {
       const user = request.user!;
       const { userId } = request.params;

@@ -6,6 +6,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.js';
 import { successBodySchema } from '../../../shared/errors.js';
+import { idParamsSchema as idParams } from '../../../shared/schemas/common.js';
 import {
   demandeurSchema,
   demandeurUpdateSchema,
@@ -27,7 +28,6 @@ import { sendCsv, type CsvColumn } from '../../csv.js';
 import { createSitesRepository, type SiteRecord } from './sites.repository.js';
 import { createSitesService } from './sites.service.js';
 
-const idParams = z.object({ id: z.coerce.number({ message: 'Identifiant invalide' }).int().positive({ message: 'Identifiant invalide' }) });
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 function toRow(r: SiteRecord): SiteRow {

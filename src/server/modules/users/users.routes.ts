@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.js';
 import { successBodySchema } from '../../../shared/errors.js';
+import { idParamsSchema as siteParamsSchema } from '../../../shared/schemas/common.js';
 import {
   USER_MESSAGES,
   activeUserSchema,
@@ -19,8 +20,6 @@ import {
 } from '../../../shared/schemas/users.js';
 import { NotFoundError } from '../../errors.js';
 import { createUsersService } from './users.service.js';
-
-const siteParamsSchema = z.object({ id: z.coerce.number({ message: 'Identifiant invalide' }).int().positive({ message: 'Identifiant invalide' }) });
 
 export default async function usersRoutes(fastify: FastifyInstance, deps: AppDeps) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
