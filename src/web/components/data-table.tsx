@@ -27,7 +27,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Alert, Button, CloseButton, Group, Loader, MultiSelect, NumberInput, Select, Stack, TextInput, Title, type ComboboxData } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
-import { DataTable as MantineDataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
+import { DataTable as MantineDataTable, type DataTableColumn, type DataTableRowExpansionProps, type DataTableSortStatus } from 'mantine-datatable';
 import 'mantine-datatable/styles.layer.css';
 import { PAGE_SIZE_OPTIONS, type ListFilter, type ListQuery } from './use-list-query';
 
@@ -54,6 +54,8 @@ export interface DataTableProps<Row, F extends ListFilter> {
   rowStyle?: (record: Row, index: number) => React.CSSProperties | undefined;
   /** Accessible name of the table. */
   ariaLabel?: string;
+  /** Rows that open to show more (e.g. the requests history's 'Interventions liées'). */
+  rowExpansion?: DataTableRowExpansionProps<Row>;
 }
 
 export const TABLE_LABELS = {
@@ -191,6 +193,7 @@ export function DataTable<Row, F extends ListFilter = ListFilter>({
   searchable = true,
   idAccessor,
   rowStyle,
+  rowExpansion,
   ariaLabel,
 }: DataTableProps<Row, F>) {
   const rootRef = useRef<HTMLDivElement>(null);
@@ -273,6 +276,7 @@ export function DataTable<Row, F extends ListFilter = ListFilter>({
         sortStatus={sortStatus}
         onSortStatusChange={(s) => list.setSort({ name: s.sortKey ?? String(s.columnAccessor), direction: s.direction })}
         rowStyle={rowStyle}
+        rowExpansion={rowExpansion}
       />
     </Stack>
   );

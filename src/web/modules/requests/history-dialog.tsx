@@ -3,7 +3,7 @@
 // cancelled on and by), each row opening its 'Interventions liées' (the triggering and the
 // performed intervention).
 import { useState } from 'react';
-import { ActionIcon, Badge, Modal, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { ActionIcon, Badge, Modal, Paper, Table, Text, Title } from '@mantine/core';
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import { formatParisDate, formatParisDateTime } from '../../../shared/dates';
 import type { HistoryRow, LinkedIntervention } from '../../../shared/schemas/requests';
@@ -71,19 +71,27 @@ function HistoryTable() {
     { accessor: 'dateAnnulation', title: 'Annulée le', sortable: true, render: (r) => formatParisDate(r.dateAnnulation) },
     { accessor: 'annuleePar', title: 'Annulée par' },
   ];
-  const open = list.records.filter((r) => expanded.includes(r.id));
   return (
-    <Stack gap="md">
-      <DataTable list={list} columns={columns} searchable={false} ariaLabel="Historique des demandes d'interventions" />
-      {open.map((r) => (
-        <Paper key={r.id} withBorder p="sm" component="section" aria-label={`Interventions liées à la demande ${r.id}`}>
-          <Title order={4} size="h5" mb="xs">
-            Interventions liées – {r.actionProgrammee}, {r.site}, demande du {formatParisDate(r.dateCreation)}
-          </Title>
-          <LinkedTable rows={[r.interventionDeclenchante, r.interventionRealisee]} />
-        </Paper>
-      ))}
-    </Stack>
+    <DataTable
+      list={list}
+      columns={columns}
+      searchable={false}
+      ariaLabel="Historique des demandes d'interventions"
+      // Opened by the first column's button (keyboard and screen readers), not by a row click.
+      rowExpansion={{
+        allowMultiple: true,
+        trigger: 'never',
+        expanded: { recordIds: expanded, onRecordIdsChange: setExpanded },
+        content: ({ record: r }) => (
+          <Paper withBorder p="sm" m="xs" component="section" aria-label={`Interventions liées à la demande ${r.id}`}>
+            <Title order={4} size="h5" mb="xs">
+              Interventions liées
+            </Title>
+            <LinkedTable rows={[r.interventionDeclenchante, r.interventionRealisee]} />
+          </Paper>
+        ),
+      }}
+    />
   );
 }
 
