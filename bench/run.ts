@@ -9,6 +9,18 @@
 //     < 250 KB. What the shell loads after the first render without the form needing it (toast
 //     and modal hosts, account menu, service worker registration) is listed, not counted.
 //     Builds into a temporary directory, or reads the build named by BENCH_DIST.
+// Options (after `npm run bench --`):
+//   --dataset 1m|100k  also runs the dataset bench of issue 13 (bench/measure.ts) on the
+//                      PostgreSQL of BENCH_DATABASE_URL or TEST_DATABASE_URL: routes through the
+//                      API next to their bare SQL, load, submissions, and at 100k the PGlite figures;
+//   --only <pattern>   runs only the dataset bench's rows whose name matches (a case-insensitive
+//                      regular expression; 'load', 'submissions' and 'pglite' name those parts);
+//                      the two checks above are then skipped;
+//   --rebuild          rebuilds the dataset even when it exists;
+//   --build-only       builds (or reuses and migrates) the dataset, prints its URL and shape, stops;
+//   --runs <n>         timed requests per route variant (default 50).
+// The exit code is non-zero only when a hard check fails (replay count, bundle budget);
+// the dataset bench's targets are reported, not fatal.
 import 'fake-indexeddb/auto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,6 +33,8 @@ import { CompostOfflineDb } from '../src/web/offline/db.js';
 import { Outbox } from '../src/web/offline/outbox.js';
 import { httpSender } from '../src/web/offline/sender.js';
 import type { InterventionSubmission } from '../src/shared/schemas/interventions.js';
+import { DATASETS, preparePgDataset, type DatasetName } from './dataset.js';
+import { measureDataset } from './measure.js';
 
 const SUBMISSIONS = 500;
 const BUNDLE_TARGET_KB = 250;
@@ -212,16 +226,55 @@ async function bundleBenchmark() {
   }
 }
 
-const t = Date.now();
-try {
-  await replayBenchmark();
-} catch (error) {
-  report('replay of 500 queued submissions', false, (error as Error).message);
+function parseArgs(argv: string[]) {
+  const out: { dataset?: DatasetName; only?: RegExp; rebuild: boolean; buildOnly: boolean; runs: number } = { rebuild: false, buildOnly: false, runs: 50 };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--dataset') {
+      const v = value();
+      if (!(v in DATASETS)) throw new Error(`--dataset: ${Object.keys(DATASETS).join(' or ')}`);
+      out.dataset = v as DatasetName;
+    } else if (a === '--only') out.only = new RegExp(value(), 'i');
+    else if (a === '--rebuild') out.rebuild = true;
+    else if (a === '--build-only') out.buildOnly = true;
+    else if (a === '--runs') out.runs = Math.max(5, Number(value()) || 50);
+    else throw new Error(`unknown option ${a}`);
+  }
+  if ((out.only || out.buildOnly) && !out.dataset) throw new Error('--only and --build-only need --dataset');
+  return out;
 }
-try {
-  await bundleBenchmark();
-} catch (error) {
-  report('JavaScript of /admin/fiche/site/{id} before usable', false, (error as Error).message);
+
+const args = parseArgs(process.argv.slice(2));
+if (args.dataset && args.buildOnly) {
+  const { url, info } = await preparePgDataset(args.dataset, { rebuild: args.rebuild });
+  console.log(`${url}\n${JSON.stringify(info, null, 2)}`);
+  process.exit(0);
+}
+const t = Date.now();
+if (!args.only) {
+  try {
+    await replayBenchmark();
+  } catch (error) {
+    report('replay of 500 queued submissions', false, (error as Error).message);
+  }
+  try {
+    await bundleBenchmark();
+  } catch (error) {
+    report('JavaScript of /admin/fiche/site/{id} before usable', false, (error as Error).message);
+  }
+}
+if (args.dataset) {
+  // Reported, never fatal: a route being built elsewhere may be absent or slow.
+  try {
+    await measureDataset({ dataset: args.dataset, only: args.only, rebuild: args.rebuild, runs: args.runs, warmup: 3, capMs: 15_000 });
+  } catch (error) {
+    console.log(`      dataset bench stopped: ${(error as Error).stack ?? (error as Error).message}`);
+  }
 }
 console.log(`\n${results.filter((r) => r.ok).length}/${results.length} PASS in ${((Date.now() - t) / 1000).toFixed(1)} s`);
 process.exit(results.every((r) => r.ok) ? 0 : 1);

@@ -1,0 +1,714 @@
+// The dataset bench of issue 13 (npm run bench -- --dataset 1m|100k [--only <pattern>]):
+//  1. builds or reuses the dataset (bench/dataset.ts) and applies the app's newer migrations;
+//  2. times every route variant of bench/routes.ts through HTTP against a server in a child
+//     process (bench/server-child.ts), next to the bare SQL the app issued for that request,
+//     replayed on a separate connection: p50/p95 of both, the ratio, the targets;
+//  3. load: a bare Fastify route, /api/app/info/get and /api/logged under autocannon
+//     (20 connections), and intervention submissions with fresh client ids (10 connections,
+//     20 s; stored == acknowledged), against `src/server/start.ts` in a child process;
+//     the server's RSS idle and after;
+//  4. at 100k: the embedded PGlite figures (start time to first answer, RSS, list p95).
+// Writes bench/results/<dataset>-<timestamp>.json. Target misses are reported, never fatal.
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import {
+  BENCH_ADMIN_LOGIN,
+  BENCH_PASSWORD,
+  BENCH_PROVIDER_EMAIL,
+  preparePgDataset,
+  preparePgliteDataset,
+  type DatasetInfo,
+  type DatasetName,
+} from './dataset.js';
+import { PAGE_MAX } from '../src/shared/schemas/list.js';
+import { PGLITE_ROUTES, ROUTES, type BenchContext, type Persona, type RouteVariant } from './routes.js';
+import type { CapturedQuery } from './server-child.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+
+export interface MeasureOptions {
+  dataset: DatasetName;
+  only?: RegExp;
+  rebuild?: boolean;
+  runs: number;
+  warmup: number;
+  /** Time cap per variant (API), in ms: a slow route is reported on fewer runs. */
+  capMs: number;
+}
+
+interface Stats {
+  n: number;
+  p50: number;
+  p95: number;
+  mean: number;
+  max: number;
+}
+
+export interface RouteResult {
+  name: string;
+  path: string;
+  as: Persona;
+  status: number | 'absent' | 'error';
+  message?: string;
+  bytes?: number;
+  count?: number;
+  api?: Stats;
+  bare?: Stats & { statements: number };
+  /** The statements the app issued for one request (replayed for the bare figures). */
+  sql?: { sql: string; parameters: unknown[]; ms: number }[];
+  ratio?: number;
+  target: number;
+  p95Ok?: boolean;
+  ratioOk?: boolean;
+}
+
+const NOT_FOUND_ROUTE = 'Ressource introuvable.';
+
+function stats(times: number[]): Stats {
+  const s = [...times].sort((a, b) => a - b);
+  const pick = (q: number) => s[Math.max(0, Math.ceil(q * s.length) - 1)];
+  const r = (x: number) => Math.round(x * 100) / 100;
+  return { n: s.length, p50: r(pick(0.5)), p95: r(pick(0.95)), mean: r(s.reduce((a, b) => a + b, 0) / s.length), max: r(s[s.length - 1]) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP: one keep-alive socket, the whole body read (CSV streams included).
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+interface HttpAnswer {
+  status: number;
+  body: Buffer;
+  headers: http.IncomingHttpHeaders;
+}
+
+function request(base: string, pathAndQuery: string, opts: { method?: string; cookie?: string; body?: unknown } = {}): Promise<HttpAnswer> {
+  const url = new URL(pathAndQuery, base);
+  const payload = opts.body === undefined ? undefined : Buffer.from(JSON.stringify(opts.body));
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      {
+        method: opts.method ?? 'GET',
+        agent,
+        headers: {
+          ...(opts.cookie ? { cookie: opts.cookie } : {}),
+          ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks), headers: res.headers }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+async function login(base: string, username: string): Promise<string> {
+  const r = await request(base, '/api/login', { method: 'POST', body: { username, password: BENCH_PASSWORD } });
+  if (r.status !== 200) throw new Error(`login ${username}: ${r.status} ${r.body.toString()}`);
+  const set = r.headers['set-cookie'] ?? [];
+  return set.map((c) => c.split(';')[0]).join('; ');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Child processes.
+
+interface Child {
+  proc: ChildProcess;
+  url: string;
+  startMs: number;
+  call<T>(msg: Record<string, unknown>): Promise<T>;
+  stop(): Promise<void>;
+}
+
+const tsxArgs = (file: string) => ['--import', 'tsx', file];
+
+function rssOf(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+function stopProcess(proc: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
+    proc.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    proc.kill('SIGTERM');
+  });
+}
+
+/** bench/server-child.ts over DATABASE_URL or DATA_DIR. */
+async function startBenchServer(env: Record<string, string>): Promise<Child> {
+  const proc = spawn(process.execPath, tsxArgs(path.join(here, 'server-child.ts')), {
+    cwd: root,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DEMO_DATA: '', ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    serialization: 'advanced',
+  });
+  let next = 1;
+  const pending = new Map<number, (m: Record<string, unknown>) => void>();
+  const ready = new Promise<{ url: string; startMs: number }>((resolve, reject) => {
+    proc.on('message', (m: Record<string, unknown>) => {
+      if (m.ready) resolve(m as { url: string; startMs: number });
+      else pending.get(m.id as number)?.(m);
+    });
+    proc.once('exit', (code) => reject(new Error(`bench server exited (${code})`)));
+  });
+  const { url, startMs } = await ready;
+  return {
+    proc,
+    url,
+    startMs,
+    call<T>(msg: Record<string, unknown>) {
+      const id = next++;
+      return new Promise<T>((resolve, reject) => {
+        pending.set(id, (m) => {
+          pending.delete(id);
+          if (m.error) reject(new Error(String(m.error)));
+          else resolve(m as T);
+        });
+        proc.send({ ...msg, id });
+      });
+    },
+    stop: () => stopProcess(proc),
+  };
+}
+
+/** The production entry point, `src/server/start.ts`, as `npm start` runs it (no web build). */
+async function startAppServer(env: Record<string, string>): Promise<{ proc: ChildProcess; url: string; readyMs: number }> {
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const t0 = performance.now();
+  const proc = spawn(process.execPath, tsxArgs(path.join(root, 'src/server/start.ts')), {
+    cwd: root,
+    env: { ...process.env, SKIP_BUILD: '1', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DEMO_DATA: '', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  proc.stdout!.resume();
+  const url = `http://127.0.0.1:${port}`;
+  // Time to the first answer of the public route, as a user would see it.
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server exited (${proc.exitCode})`);
+    try {
+      const r = await request(url, '/api/app/info/get');
+      if (r.status === 200) break;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return { proc, url, readyMs: performance.now() - t0 };
+}
+
+async function startBareFastify(): Promise<{ proc: ChildProcess; url: string }> {
+  const proc = spawn(process.execPath, tsxArgs(path.join(here, 'bare-fastify.ts')), { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /listening (\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    proc.once('exit', (code) => reject(new Error(`bare fastify exited (${code})`)));
+  });
+  return { proc, url };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Context: the ids the variants point at.
+
+type RowsOf = (text: string, values?: unknown[]) => Promise<unknown[]>;
+
+async function benchContext(rowsOf: RowsOf, info: DatasetInfo): Promise<BenchContext> {
+  const one = async <T>(text: string, values: unknown[] = []) => (await rowsOf(text, values))[0] as T;
+  const city = await one<{ ville: string }>(`SELECT ville FROM site GROUP BY ville ORDER BY count(*) DESC LIMIT 1`);
+  const street = await one<{ code_insee: string } | undefined>(`SELECT code_insee FROM rue GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`);
+  const cell = async (site: number) =>
+    (await one<{ id: number }>(`SELECT id FROM site_composteur WHERE site_id = $1 AND actif ORDER BY numero LIMIT 1 OFFSET 1`, [site])).id;
+  const referent = await one<{ account_id: number }>(`SELECT account_id FROM site_referent WHERE site_id = $1 ORDER BY account_id LIMIT 1`, [info.busiestSiteId]);
+  const demandeur = await one<{ id: number | null }>(`SELECT min(demandeur_id) AS id FROM site`);
+  const intervention = await one<{ id: number }>(`SELECT id FROM intervention WHERE site_id = $1 ORDER BY id DESC LIMIT 1`, [info.busiestSiteId]);
+  return {
+    year: info.busiestYear,
+    busiestSite: info.busiestSiteId,
+    typicalSite: info.typicalSiteId,
+    providerId: info.providerId,
+    city: city.ville,
+    streetCity: street?.code_insee ?? '29019',
+    busyCell: await cell(info.busiestSiteId),
+    typicalCell: await cell(info.typicalSiteId),
+    referentId: referent.account_id,
+    demandeurId: demandeur.id ?? 1,
+    interventionId: intervention.id,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Route variants.
+
+interface Sessions {
+  admin: string;
+  provider: string;
+  referent: string;
+  anonymous: string;
+}
+
+function firstArray(json: unknown): unknown[] | null {
+  if (Array.isArray(json)) return json;
+  if (json && typeof json === 'object') for (const v of Object.values(json)) if (Array.isArray(v)) return v;
+  return null;
+}
+
+async function benchRoute(
+  v: RouteVariant,
+  ctx: BenchContext,
+  server: Child,
+  sessions: Sessions,
+  bareRunner: (statements: CapturedQuery[], runs: number) => Promise<number[]>,
+  opts: MeasureOptions,
+): Promise<RouteResult> {
+  const as = v.as ?? 'admin';
+  const cookie = sessions[as];
+  let p = v.path(ctx);
+  const target = v.target ?? 50;
+  const result: RouteResult = { name: v.name, path: p, as, status: 'error', target };
+  const get = () => request(server.url, p, { cookie });
+
+  try {
+    let first = await get();
+    if (first.status === 404 && first.body.toString().includes(NOT_FOUND_ROUTE)) {
+      result.status = 'absent';
+      return result;
+    }
+    if (v.lastPage && first.status === 200) {
+      const json = JSON.parse(first.body.toString()) as { count?: number };
+      const rows = firstArray(json)?.length ?? 0;
+      // Without rowsPerPage in the query, a full first page has the list's default size.
+      const rpp = Number(new URL(p, server.url).searchParams.get('rowsPerPage')) || Math.max(rows, 1);
+      // Past PAGE_MAX the list answers 400 by design: the deepest page a client can ask.
+      const last = Math.min(PAGE_MAX, Math.max(0, Math.ceil((json.count ?? 0) / rpp) - 1));
+      const u = new URL(p, server.url);
+      u.searchParams.set('page', String(last));
+      p = `${u.pathname}${u.search}`;
+      result.path = p;
+      first = await get();
+    }
+    result.status = first.status;
+    result.bytes = first.body.length;
+    if (first.status !== 200) {
+      result.message = first.body.toString().slice(0, 200);
+      return result;
+    }
+    if (v.kind !== 'csv') {
+      const json = JSON.parse(first.body.toString()) as { count?: number };
+      if (typeof json.count === 'number') result.count = json.count;
+    }
+
+    for (let i = 1; i < opts.warmup; i++) await get();
+    // The statements of one request, as the app issued them.
+    await server.call({ cmd: 'capture', on: true });
+    await get();
+    const { queries } = await server.call<{ queries: CapturedQuery[] }>({ cmd: 'take' });
+    await server.call({ cmd: 'capture', on: false });
+
+    const runs = Math.min(opts.runs, v.maxRuns ?? Infinity);
+    const times: number[] = [];
+    const start = performance.now();
+    for (let i = 0; i < runs; i++) {
+      const t = performance.now();
+      const r = await get();
+      times.push(performance.now() - t);
+      if (r.status !== 200) throw new Error(`status ${r.status} on run ${i}`);
+      if (performance.now() - start > opts.capMs && times.length >= 5) break;
+    }
+    result.api = stats(times);
+    result.sql = queries.map((x) => ({ sql: x.sql.slice(0, 4000), parameters: x.parameters, ms: Math.round(x.ms * 100) / 100 }));
+    if (queries.length > 0) {
+      const bareTimes = await bareRunner(queries, Math.min(opts.runs, v.maxRuns ?? Infinity));
+      result.bare = { ...stats(bareTimes), statements: queries.length };
+      result.ratio = Math.round((result.api.p95 / result.bare.p95) * 100) / 100;
+      result.ratioOk = result.api.p95 <= 3 * result.bare.p95 + 5;
+    }
+    result.p95Ok = result.api.p95 <= target;
+  } catch (e) {
+    result.status = 'error';
+    result.message = (e as Error).message;
+  }
+  return result;
+}
+
+/** The statements replayed on a separate PostgreSQL connection, in order, `runs` times. */
+function pgBareRunner(client: pg.Client, capMs: number) {
+  return async (statements: CapturedQuery[], runs: number) => {
+    const times: number[] = [];
+    const start = performance.now();
+    for (let i = 0; i < runs; i++) {
+      const t = performance.now();
+      for (const s of statements) await client.query({ text: s.sql, values: s.parameters });
+      times.push(performance.now() - t);
+      if (performance.now() - start > capMs && times.length >= 5) break;
+    }
+    return times;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output.
+
+const fmt = (x: number | undefined) => (x === undefined ? '-' : x >= 100 ? x.toFixed(0) : x.toFixed(1));
+
+export function printRoutes(rows: RouteResult[]) {
+  console.log(
+    `\n      ${'route variant'.padEnd(58)} ${'status'.padEnd(6)} ${'API p50'.padStart(8)} ${'p95'.padStart(8)} ${'bare p50'.padStart(9)} ${'p95'.padStart(8)} ${'ratio'.padStart(6)} ${'n'.padStart(3)} targets`,
+  );
+  for (const r of rows) {
+    const flags =
+      r.status === 'absent'
+        ? 'absent'
+        : r.status !== 200
+          ? `${r.message ?? ''}`.slice(0, 60)
+          : [r.p95Ok ? 'ok' : `p95>${r.target}`, r.ratioOk === undefined ? '' : r.ratioOk ? '' : '>3x+5'].filter(Boolean).join(' ');
+    console.log(
+      `      ${r.name.slice(0, 58).padEnd(58)} ${String(r.status).padEnd(6)} ${fmt(r.api?.p50).padStart(8)} ${fmt(r.api?.p95).padStart(8)} ${fmt(r.bare?.p50).padStart(9)} ${fmt(r.bare?.p95).padStart(8)} ${(r.ratio === undefined ? '-' : r.ratio.toFixed(1)).padStart(6)} ${String(r.api?.n ?? '-').padStart(3)} ${flags}`,
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load (autocannon) and submissions.
+
+interface LoadResult {
+  name: string;
+  reqPerSec: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  ratioToBare?: number;
+  target?: number;
+  ok?: boolean;
+}
+
+async function cannon(name: string, url: string, opts: { cookie?: string; duration: number; connections: number }): Promise<LoadResult> {
+  const r = await autocannon({ url, connections: opts.connections, duration: opts.duration, headers: opts.cookie ? { cookie: opts.cookie } : {} });
+  return { name, reqPerSec: Math.round(r.requests.average), p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+}
+
+interface SubmissionResult {
+  seconds: number;
+  connections: number;
+  sent: number;
+  acknowledged: number;
+  refused: number;
+  reqPerSec: number;
+  p50: number;
+  p95: number;
+  storedForRun: number;
+  acknowledgedStored: number;
+  lost: number;
+  doubled: number;
+  target: number;
+  ok: boolean;
+}
+
+async function submissions(url: string, cookie: string, client: pg.Client, seconds: number, connections: number): Promise<SubmissionResult> {
+  // Active sites with an input and a maturation cell: entries go round them.
+  const sites = (
+    await client.query<{ site: number; apport: number; maturation: number }>(`
+      SELECT s.id AS site,
+             (SELECT id FROM site_composteur WHERE site_id = s.id AND actif AND type_bac_id = 1 ORDER BY numero LIMIT 1) AS apport,
+             (SELECT id FROM site_composteur WHERE site_id = s.id AND actif AND type_bac_id = 3 ORDER BY numero LIMIT 1) AS maturation
+      FROM site s WHERE s.statut_id = 1 ORDER BY s.id LIMIT 50`)
+  ).rows.filter((r) => r.apport && r.maturation);
+  // Client ids of this run share their first 8 hex digits (still valid v4 UUIDs).
+  const tag = crypto.randomBytes(4).toString('hex');
+  const ackIds: number[] = [];
+  const latencies: number[] = [];
+  let sent = 0;
+  let acknowledged = 0;
+  let refused = 0;
+  await autocannon({
+    url: `${url}/api/admin/intervention/add`,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie },
+        setupRequest: (req: Record<string, unknown>, context: Record<string, unknown>) => {
+          const s = sites[sent % sites.length];
+          sent++;
+          const clientId = tag + crypto.randomUUID().slice(8);
+          context.start = performance.now();
+          return {
+            ...req,
+            body: JSON.stringify({
+              clientId,
+              site: s.site,
+              date: new Date(Date.now() - Math.floor(Math.random() * 3600_000)).toISOString(),
+              values: [
+                { composteur: s.apport, action: 1, valeur: null, bacDestination: null, observations: null, demandeIntervention: null },
+                { composteur: s.maturation, action: 6, valeur: 40 + (sent % 30) / 2, bacDestination: null, observations: 'banc d’essai', demandeIntervention: null },
+              ],
+            }),
+          };
+        },
+        onResponse: (status: number, body: string, context: Record<string, unknown>) => {
+          latencies.push(performance.now() - (context.start as number));
+          if (status === 200) {
+            acknowledged++;
+            ackIds.push(...(JSON.parse(body) as { interventions: number[] }).interventions);
+          } else refused++;
+        },
+      },
+    ],
+  });
+  const like = `${tag}%`;
+  const stored = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM intervention_submission WHERE client_id::text LIKE $1`, [like])).rows[0].n;
+  const rows = (
+    await client.query<{ n: number; d: number }>(`SELECT count(*)::int AS n, count(DISTINCT id)::int AS d FROM intervention WHERE id = ANY($1::int[])`, [ackIds])
+  ).rows[0];
+  const perClient = (
+    await client.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (SELECT client_id FROM intervention WHERE client_id::text LIKE $1 GROUP BY 1 HAVING count(*) <> 2) x`,
+      [like],
+    )
+  ).rows[0].n;
+  // The bench leaves the dataset as it found it.
+  await client.query(`DELETE FROM intervention WHERE client_id::text LIKE $1`, [like]);
+  await client.query(`DELETE FROM intervention_submission WHERE client_id::text LIKE $1`, [like]);
+  const st = stats(latencies.length ? latencies : [0]);
+  const lost = ackIds.length - rows.d;
+  const res: SubmissionResult = {
+    seconds,
+    connections,
+    sent,
+    acknowledged,
+    refused,
+    reqPerSec: Math.round(acknowledged / seconds),
+    p50: st.p50,
+    p95: st.p95,
+    storedForRun: stored,
+    acknowledgedStored: rows.d / 2,
+    lost,
+    doubled: perClient,
+    target: 300,
+    ok: false,
+  };
+  res.ok = res.reqPerSec >= 300 && lost === 0 && perClient === 0 && refused === 0;
+  return res;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main.
+
+export async function measureDataset(opts: MeasureOptions): Promise<{ file: string; ok: boolean }> {
+  const want = (name: string) => !opts.only || opts.only.test(name);
+  const out: Record<string, unknown> = { dataset: opts.dataset, startedAt: new Date().toISOString(), machine: machine() };
+  console.log(`\n== Dataset bench ${opts.dataset}`);
+  const dir = path.join(here, 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${opts.dataset}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  // Written after every row: a run stopped half-way keeps what it measured.
+  const save = () => fs.writeFileSync(file, JSON.stringify(out, null, 2));
+  const t = performance.now();
+  const { url: dbUrl, info, built } = await preparePgDataset(opts.dataset, { rebuild: opts.rebuild });
+  out.datasetInfo = info;
+  out.datasetBuilt = built;
+  console.log(`      dataset ${opts.dataset} ${built ? 'built' : 'reused'} (${((performance.now() - t) / 1000).toFixed(1)} s): ${JSON.stringify(info.counts)}`);
+
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  try {
+    const ctx = await benchContext(async (text, values) => (await client.query(text, values)).rows, info);
+    out.context = ctx;
+
+    // --- Routes -------------------------------------------------------------------------------
+    const variants = ROUTES.filter((v) => want(v.name) && (!v.optIn || opts.only !== undefined));
+    if (variants.length > 0) {
+      const server = await startBenchServer({ DATABASE_URL: dbUrl });
+      try {
+        const sessions = await openSessions(server.url, info);
+        const rows: RouteResult[] = [];
+        const bare = pgBareRunner(client, opts.capMs);
+        for (const v of variants) {
+          const r = await benchRoute(v, ctx, server, sessions, bare, opts);
+          rows.push(r);
+          out.routes = rows;
+          save();
+          process.stdout.write(`      ${r.name.padEnd(58)} ${String(r.status).padEnd(6)} ${fmt(r.api?.p95)} ms / bare ${fmt(r.bare?.p95)} ms\n`);
+        }
+        printRoutes(rows);
+        out.routes = rows;
+        summarize(rows);
+      } finally {
+        await server.stop();
+      }
+    }
+
+    // --- Load ---------------------------------------------------------------------------------
+    if (want('load') || want('submissions')) out.load = await loadBench(dbUrl, info, client, want);
+    save();
+
+    // --- Embedded PGlite (100k) ---------------------------------------------------------------
+    if (opts.dataset === '100k' && want('pglite')) out.pglite = await pgliteBench(opts, ctx, info);
+  } finally {
+    await client.end();
+  }
+
+  out.finishedAt = new Date().toISOString();
+  out.loadAverageAtEnd = os.loadavg().map((x) => Math.round(x * 100) / 100);
+  console.log(`      load average at start ${JSON.stringify((out.machine as { loadAverageAtStart: number[] }).loadAverageAtStart)}, at end ${JSON.stringify(out.loadAverageAtEnd)} (${os.cpus().length} CPUs)`);
+  save();
+  console.log(`\n      results: ${path.relative(root, file)}`);
+  return { file, ok: true };
+}
+
+function machine() {
+  // The load average says whether other work shared the CPU during the run.
+  return {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model,
+    memGb: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${os.type()} ${os.release()}`,
+    loadAverageAtStart: os.loadavg().map((x) => Math.round(x * 100) / 100),
+  };
+}
+
+async function openSessions(url: string, info: DatasetInfo): Promise<Sessions> {
+  return {
+    admin: await login(url, BENCH_ADMIN_LOGIN),
+    provider: await login(url, BENCH_PROVIDER_EMAIL),
+    referent: await login(url, info.referents[0].email),
+    anonymous: '',
+  };
+}
+
+function summarize(rows: RouteResult[]) {
+  const measured = rows.filter((r) => r.api);
+  const absent = rows.filter((r) => r.status === 'absent');
+  const failed = rows.filter((r) => r.status !== 200 && r.status !== 'absent');
+  const p95Miss = measured.filter((r) => !r.p95Ok);
+  const ratioMiss = measured.filter((r) => r.ratioOk === false);
+  const p95s = measured.map((r) => r.api!.p95).sort((a, b) => a - b);
+  console.log(
+    `\n      ${measured.length} variants measured (median p95 ${fmt(p95s[Math.floor(p95s.length / 2)])} ms), ${absent.length} absent, ${failed.length} not 200; ` +
+      `p95 target missed by ${p95Miss.length}, ratio target (API <= 3 x bare + 5 ms) missed by ${ratioMiss.length}`,
+  );
+  for (const r of p95Miss) console.log(`        MISS p95  ${r.name}: ${fmt(r.api!.p95)} ms > ${r.target} ms (bare ${fmt(r.bare?.p95)} ms)`);
+  for (const r of ratioMiss) console.log(`        MISS ratio ${r.name}: ${fmt(r.api!.p95)} ms > 3 x ${fmt(r.bare?.p95)} + 5 ms`);
+  for (const r of failed) console.log(`        ${r.status} ${r.name}: ${r.message ?? ''}`);
+}
+
+async function loadBench(dbUrl: string, info: DatasetInfo, client: pg.Client, want: (n: string) => boolean) {
+  const out: Record<string, unknown> = {};
+  const bareSrv = await startBareFastify();
+  const app = await startAppServer({ DATABASE_URL: dbUrl });
+  try {
+    const cookie = await login(app.url, BENCH_ADMIN_LOGIN);
+    // Idle: started, logged in, nothing else asked yet.
+    await new Promise((r) => setTimeout(r, 500));
+    out.rssIdleMb = rssOf(app.proc.pid);
+    out.startMs = Math.round(app.readyMs);
+    if (want('load')) {
+      const duration = 10;
+      const bare = await cannon('bare Fastify {hello}', `${bareSrv.url}/`, { duration, connections: 20 });
+      const pub = await cannon('/api/app/info/get', `${app.url}/api/app/info/get`, { duration, connections: 20 });
+      const auth = await cannon('/api/logged (session)', `${app.url}/api/logged`, { duration, connections: 20, cookie });
+      pub.ratioToBare = Math.round((pub.reqPerSec / bare.reqPerSec) * 1000) / 1000;
+      pub.target = 0.6;
+      pub.ok = pub.ratioToBare >= 0.6 && pub.non2xx === 0;
+      auth.ratioToBare = Math.round((auth.reqPerSec / bare.reqPerSec) * 1000) / 1000;
+      auth.target = 0.5;
+      auth.ok = auth.ratioToBare >= 0.5 && auth.non2xx === 0;
+      out.throughput = [bare, pub, auth];
+      console.log(`\n      load (20 connections, ${duration} s each)`);
+      for (const r of [bare, pub, auth])
+        console.log(
+          `      ${r.name.padEnd(26)} ${String(r.reqPerSec).padStart(7)} req/s  p50 ${r.p50} ms  p90 ${r.p90} ms  p99 ${r.p99} ms  errors ${r.errors} non-2xx ${r.non2xx}` +
+            (r.ratioToBare === undefined ? '' : `  ${(r.ratioToBare * 100).toFixed(0)}% of bare (target ${r.target! * 100}%) ${r.ok ? 'ok' : 'MISS'}`),
+        );
+    }
+    if (want('submissions')) {
+      const s = await submissions(app.url, cookie, client, 20, 10);
+      out.submissions = s;
+      console.log(
+        `      submissions (10 connections, 20 s): ${s.reqPerSec}/s (target >= ${s.target}), p50 ${s.p50} ms, p95 ${s.p95} ms; ` +
+          `${s.acknowledged} acknowledged, ${s.refused} refused, ${s.storedForRun} stored; lost ${s.lost}, doubled ${s.doubled} ${s.ok ? 'ok' : 'MISS'}`,
+      );
+    }
+    out.rssAfterMb = rssOf(app.proc.pid);
+    console.log(`      server RSS: idle ${out.rssIdleMb} MB, after load ${out.rssAfterMb} MB; start to first answer ${out.startMs} ms`);
+    void info;
+  } finally {
+    await stopProcess(app.proc);
+    await stopProcess(bareSrv.proc);
+  }
+  return out;
+}
+
+async function pgliteBench(opts: MeasureOptions, ctx: BenchContext, pgInfo: DatasetInfo) {
+  const dataDir = process.env.BENCH_PGLITE_DIR ?? path.join(os.tmpdir(), `compost-bench-pglite-${opts.dataset}`);
+  console.log(`\n== Embedded PGlite, dataset ${opts.dataset} (${dataDir})`);
+  const t = performance.now();
+  const { info, built } = await preparePgliteDataset(opts.dataset, dataDir, { rebuild: opts.rebuild });
+  const out: Record<string, unknown> = { dataDir, built, prepareSeconds: Math.round((performance.now() - t) / 100) / 10, counts: info.counts };
+  void ctx;
+  void pgInfo;
+
+  // Start time to first answer and idle RSS, with the production entry point.
+  const app = await startAppServer({ DATA_DIR: dataDir, DATABASE_URL: '' });
+  try {
+    out.startToFirstAnswerMs = Math.round(app.readyMs);
+    await new Promise((r) => setTimeout(r, 500));
+    out.rssIdleMb = rssOf(app.proc.pid);
+  } finally {
+    await stopProcess(app.proc);
+  }
+  console.log(`      start to first answer: ${out.startToFirstAnswerMs} ms; RSS idle ${out.rssIdleMb} MB`);
+
+  // The list routes, timed the same way; bare SQL replayed inside the server's own PGlite.
+  const server = await startBenchServer({ DATA_DIR: dataDir, DATABASE_URL: '' });
+  try {
+    // The ids of the PGlite dataset (same generator, its own random draw), read by the server.
+    const pctx = await benchContext(async (text, values) => (await server.call<{ rows: unknown[] }>({ cmd: 'query', sql: text, parameters: values ?? [] })).rows, info);
+    out.context = pctx;
+    const sessions = await openSessions(server.url, info);
+    const bare = async (statements: CapturedQuery[], runs: number) =>
+      (await server.call<{ times: number[] }>({ cmd: 'bare', statements, runs, capMs: opts.capMs })).times;
+    const rows: RouteResult[] = [];
+    for (const v of ROUTES.filter((r) => PGLITE_ROUTES.test(r.name))) {
+      const r = await benchRoute(v, pctx, server, sessions, bare, opts);
+      rows.push(r);
+      process.stdout.write(`      ${r.name.padEnd(58)} ${String(r.status).padEnd(6)} ${fmt(r.api?.p95)} ms / bare ${fmt(r.bare?.p95)} ms\n`);
+    }
+    out.rssAfterMb = rssOf(server.proc.pid);
+    printRoutes(rows);
+    out.routes = rows;
+  } finally {
+    await server.stop();
+  }
+  return out;
+}

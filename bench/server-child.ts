@@ -1,0 +1,137 @@
+// The server the route bench talks to, in a child process of its own (the load generator must
+// not share its event loop): the app's createApp over the dataset's database, exactly as
+// main.ts builds it, except that the Kysely instance records every statement with its
+// parameters while the parent asks it to (IPC), so the bench can replay the SQL one request
+// issued. Also answers 'bare' (replay statements on its own database: the PGlite figures,
+// where no second connection can open the directory) and 'rss'.
+//
+// Env: DATABASE_URL (PostgreSQL) or DATA_DIR (PGlite), PORT (0 = any), LOG_LEVEL.
+import path from 'node:path';
+import os from 'node:os';
+import { CompiledQuery, Kysely, PostgresDialect, type LogEvent } from 'kysely';
+import pg from 'pg';
+import pino from 'pino';
+import { loadConfig } from '../src/server/config.js';
+import { createApp } from '../src/server/app.js';
+import { createMailer } from '../src/server/mailer.js';
+import { migrate } from '../src/server/db/migrate.js';
+import { seedAdmin, seedCities, seedStreetsSample } from '../src/server/db/seed.js';
+import { PGliteDialect } from '../src/server/db/pglite-dialect.js';
+import type { Database } from '../src/server/db/schema.js';
+import type { Db } from '../src/server/db/client.js';
+
+export interface CapturedQuery {
+  sql: string;
+  parameters: unknown[];
+  ms: number;
+}
+
+export type ChildRequest =
+  | { id: number; cmd: 'capture'; on: boolean }
+  | { id: number; cmd: 'take' }
+  | { id: number; cmd: 'bare'; statements: { sql: string; parameters: unknown[] }[]; runs: number; capMs: number }
+  | { id: number; cmd: 'query'; sql: string; parameters: unknown[] }
+  | { id: number; cmd: 'rss' };
+
+const t0 = performance.now();
+const config = loadConfig(process.env);
+const log = pino({ level: config.LOG_LEVEL });
+
+let capturing = false;
+let captured: CapturedQuery[] = [];
+const onLog = (e: LogEvent) => {
+  if (!capturing || e.level !== 'query') return;
+  captured.push({ sql: e.query.sql, parameters: [...e.query.parameters], ms: e.queryDurationMillis });
+};
+
+let db: Db;
+let closeDb: () => Promise<void>;
+if (config.DATABASE_URL) {
+  pg.types.setTypeParser(20, (v) => Number(v));
+  pg.types.setTypeParser(1700, (v) => Number(v));
+  // Same pool as db/client.ts's openPostgres.
+  const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 10 });
+  db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: onLog });
+  closeDb = () => db.destroy();
+} else {
+  // Same options as db/client.ts's openPGlite (without the directory lock: the parent owns it).
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { unaccent } = await import('@electric-sql/pglite/contrib/unaccent');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const pglite = await PGlite.create(path.join(config.dataDir, 'db'), {
+    extensions: { unaccent, pg_trgm },
+    parsers: { 1700: (v: string) => Number(v), 20: (v: string) => Number(v) },
+  });
+  db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), log: onLog });
+  closeDb = async () => {
+    await db.destroy();
+    await pglite.close();
+  };
+}
+
+// What main.ts's prepareDatabase does.
+await migrate(db);
+await seedCities(db, config.TERRITORY);
+await seedStreetsSample(db);
+await seedAdmin(db, config);
+const mailer = createMailer({ smtpUrl: undefined, mailDir: path.join(os.tmpdir(), 'compost-bench-mail'), from: config.MAIL_FROM, log });
+const app = await createApp({ db, mailer, config: { ...config, webDir: undefined } }, { loggerInstance: log });
+await app.listen({ port: config.PORT, host: config.HOST });
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : config.PORT;
+
+const send = (m: unknown) => process.send?.(m);
+
+async function bare(statements: { sql: string; parameters: unknown[] }[], runs: number, capMs: number): Promise<number[]> {
+  const times: number[] = [];
+  const start = performance.now();
+  await db.connection().execute(async (conn) => {
+    for (let i = 0; i < runs; i++) {
+      const t = performance.now();
+      for (const s of statements) await conn.executeQuery(CompiledQuery.raw(s.sql, s.parameters));
+      times.push(performance.now() - t);
+      if (performance.now() - start > capMs && times.length >= 5) break;
+    }
+  });
+  return times;
+}
+
+process.on('message', (m: ChildRequest) => {
+  void (async () => {
+    try {
+      switch (m.cmd) {
+        case 'capture':
+          capturing = m.on;
+          captured = [];
+          send({ id: m.id, ok: true });
+          break;
+        case 'take': {
+          const out = captured;
+          captured = [];
+          send({ id: m.id, queries: out });
+          break;
+        }
+        case 'bare':
+          send({ id: m.id, times: await bare(m.statements, m.runs, m.capMs) });
+          break;
+        case 'query':
+          send({ id: m.id, rows: (await db.executeQuery(CompiledQuery.raw(m.sql, m.parameters))).rows });
+          break;
+        case 'rss':
+          send({ id: m.id, rss: process.memoryUsage().rss });
+          break;
+      }
+    } catch (e) {
+      send({ id: m.id, error: (e as Error).message });
+    }
+  })();
+});
+
+const shutdown = async () => {
+  await app.close().catch(() => undefined);
+  await closeDb().catch(() => undefined);
+  process.exit(0);
+};
+process.once('SIGTERM', () => void shutdown());
+process.once('disconnect', () => void shutdown());
+send({ ready: true, url: `http://127.0.0.1:${port}`, startMs: performance.now() - t0 });
