@@ -34,3 +34,37 @@ export function containsNormalized(column: Expression<string | null> | RawBuilde
 export function pageOf(q: { page: number; rowsPerPage: number }) {
   return { limit: q.rowsPerPage, offset: q.page * q.rowsPerPage };
 }
+
+/**
+ * Whether a search term is too short for the trigram indexes and is looked up as the start of
+ * a word instead: one or two letters or digits.
+ */
+export function shortWordTerm(term: string): boolean {
+  return /^[\p{L}\p{N}]{1,2}$/u.test(term);
+}
+
+/**
+ * `column`, already accent-free and lower-cased, has a word starting with `term` (one or two
+ * letters or digits, see shortWordTerm), ignoring accents and case. A GIN index on
+ * f_word_starts(column) (migration 007) serves it, where "contains" would read every row.
+ */
+export function wordStartsNormalized(column: Expression<string | null> | RawBuilder<unknown>, term: string): RawBuilder<SqlBool> {
+  // The same test twice: the array one for the index, and a regular expression, which the
+  // planner evaluates first on each row (it is far cheaper) when it rather walks a sort index,
+  // so that a common start found late in that order does not cost a function call per row.
+  return sql<SqlBool>`(f_word_starts(${column}) @> ARRAY[f_unaccent(lower(${term}))] AND ${wordStartsIn(column, term)})`;
+}
+
+/** `column`, already accent-free and lower-cased, has a word starting with `term` (see shortWordTerm): the check of rows an index already found. */
+export function wordStartsIn(column: Expression<string | null> | RawBuilder<unknown>, term: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${column} ~ ('(^|[^[:alnum:]])' || f_unaccent(lower(${term})))`;
+}
+
+/**
+ * `expr` has a word starting with `term` (see shortWordTerm), ignoring accents and case: the
+ * check of rows an index already found. A regular expression on the text unaccented directly
+ * (not through the SQL wrapper), several times cheaper per row than listing its word starts.
+ */
+export function wordStartsUnaccent(expr: Expression<string | null> | RawBuilder<unknown>, term: string): RawBuilder<SqlBool> {
+  return sql<SqlBool>`public.unaccent('public.unaccent'::regdictionary, lower(${expr})) ~ ('(^|[^[:alnum:]])' || public.unaccent('public.unaccent'::regdictionary, lower(${term})))`;
+}

@@ -25,7 +25,8 @@ async function storedSession(db: Db, accountId: number, times: { lastSeenAt: Dat
 describe.each(TEST_DRIVERS)('sessions and guards in the application (%s)', (driver) => {
   let ctx: Ctx;
   beforeAll(async () => {
-    ctx = await createTestApp(driver);
+    // Behind one reverse proxy (TRUST_PROXY=1), whose X-Forwarded-Host is believed.
+    ctx = await createTestApp(driver, { TRUST_PROXY: 1 });
   });
   afterAll(() => ctx.close());
 
@@ -292,6 +293,63 @@ describe.each(TEST_DRIVERS)('auth plugin on its own (%s)', (driver) => {
     expect((await app.inject({ url: '/api/admin/either', headers: { cookie: (await cookieFor(['ROLE_ADMIN_SITE'])).cookie } })).statusCode).toBe(200);
     expect((await app.inject({ url: '/api/admin/either', headers: { cookie: (await cookieFor(['ROLE_ADMIN_USER'])).cookie } })).statusCode).toBe(200);
     expect((await app.inject({ url: '/api/admin/either', headers: { cookie: (await cookieFor(['ROLE_USER'])).cookie } })).statusCode).toBe(403);
+  });
+
+  it('reads the session, its account and all its roles in a single query per request', async () => {
+    // A second instance on a database handle that counts what it is sent.
+    const sent: string[] = [];
+    const counting = handle.db.withPlugin({
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        sent.push(args.queryId.queryId);
+        return args.result;
+      },
+    });
+    const other = Fastify();
+    await other.register(authPlugin, { db: counting, secureCookies: false });
+    other.get('/api/whoami', async (request) => ({ roles: request.user?.roles ?? null }));
+    await other.ready();
+    try {
+      const { cookie } = await cookieFor(['ROLE_USER', 'ROLE_ADMIN_SITE', 'ROLE_ADMIN']);
+      sent.length = 0;
+      const res = await other.inject({ url: '/api/whoami', headers: { cookie } });
+      // Roles in the order of their ids (reference-data.md).
+      expect(res.json()).toEqual({ roles: ['ROLE_ADMIN', 'ROLE_ADMIN_SITE', 'ROLE_USER'] });
+      expect(sent).toHaveLength(1);
+      const none = await cookieFor([]);
+      sent.length = 0;
+      expect((await other.inject({ url: '/api/whoami', headers: { cookie: none.cookie } })).json()).toEqual({ roles: [] });
+      expect(sent).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('applies a logout or a role change made through another process at once', async () => {
+    // Two servers on one database: what one of them changes, the other sees on its next request.
+    const other = Fastify();
+    await other.register(authPlugin, { db: handle.db, secureCookies: false });
+    other.get('/api/admin/users-only', { preHandler: other.guard('user.manage') }, async () => ({ ok: true }));
+    other.post('/api/logout', async (request, reply) => {
+      await other.endSession(request, reply);
+      return { ok: true };
+    });
+    await other.ready();
+    try {
+      const acc = await createAccount(handle.db, { roles: ['ROLE_ADMIN_USER'] });
+      const res = await app.inject({ method: 'POST', url: `/api/session/${acc.id}` });
+      const cookie = `compost_sid=${res.cookies.find((x) => x.name === 'compost_sid')!.value}`;
+      const call = () => app.inject({ url: '/api/admin/users-only', headers: { cookie } });
+      expect((await call()).statusCode).toBe(200);
+      await handle.db.deleteFrom('account_role').where('account_id', '=', acc.id).execute();
+      expect((await call()).statusCode).toBe(403);
+      await handle.db.insertInto('account_role').values({ account_id: acc.id, role_id: 3 }).execute();
+      expect((await call()).statusCode).toBe(200);
+      expect((await other.inject({ method: 'POST', url: '/api/logout', headers: { cookie } })).statusCode).toBe(200);
+      expect((await call()).statusCode).toBe(401);
+    } finally {
+      await other.close();
+    }
   });
 
   it('records each route with its guard', () => {

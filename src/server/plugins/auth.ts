@@ -118,34 +118,37 @@ export default fp<{ db: Db; secureCookies: boolean; publicUrl?: string }>(async 
 
   const publicOrigin = opts.publicUrl ? new URL(opts.publicUrl).origin : null;
 
-  app.addHook('onRequest', async (request) => {
-    if (!SAFE_METHODS.has(request.method) && !sameOriginRequest(request, publicOrigin)) throw new HttpError(403, MESSAGES.crossOrigin);
-
-    await loadSession(request);
+  // Callback-style hooks: a request without session cookie (public pages, assets) goes through
+  // without a promise being created and awaited, which Fastify does for every async hook.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!SAFE_METHODS.has(request.method) && !sameOriginRequest(request, publicOrigin)) return done(new HttpError(403, MESSAGES.crossOrigin));
     // Every /api/admin call needs a session, whatever its own guard says.
-    if (request.url.startsWith('/api/admin/') && !request.user) throw new UnauthorizedError();
+    const check = () => done(request.url.startsWith('/api/admin/') && !request.user ? new UnauthorizedError() : undefined);
+    if (!request.cookies[SESSION_COOKIE]) return check();
+    loadSession(request).then(check, done);
   });
 
   async function loadSession(request: FastifyRequest) {
     const token = request.cookies[SESSION_COOKIE];
     if (!token) return;
     const idHash = hashToken(token);
-    const row = await db
-      .selectFrom('session')
-      .innerJoin('account', 'account.id', 'session.account_id')
-      .where('session.id_hash', '=', idHash)
-      .where('session.expires_at', '>', sql<Date>`now()`)
-      .where('account.actif', '=', true)
-      .select([
-        'account.id',
-        'account.kind',
-        'account.identifiant',
-        'account.email',
-        'account.nom',
-        'account.prenom',
-        'session.last_seen_at',
-      ])
-      .executeTakeFirst();
+    // One round trip per request: the session, its account and the account's role codes. Read
+    // from the database every time (no cache in the process), so a logout, a deactivation or a
+    // role change takes effect at once, on every process serving the app.
+    const { rows } = await sql<{
+      id: number;
+      kind: 'user' | 'agent';
+      identifiant: string | null;
+      email: string;
+      nom: string;
+      prenom: string | null;
+      last_seen_at: Date;
+      roles: string[];
+    }>`SELECT a.id, a.kind, a.identifiant, a.email, a.nom, a.prenom, s.last_seen_at,
+        ARRAY(SELECT r.code FROM account_role ar JOIN role r ON r.id = ar.role_id WHERE ar.account_id = a.id ORDER BY r.id) AS roles
+      FROM session s JOIN account a ON a.id = s.account_id
+      WHERE s.id_hash = ${idHash} AND s.expires_at > now() AND a.actif`.execute(db);
+    const row = rows[0];
     if (!row) {
       // Expired, or its account was deactivated: the row goes now, whoever changed the account.
       await db.deleteFrom('session').where('id_hash', '=', idHash).execute();
@@ -167,13 +170,14 @@ export default fp<{ db: Db; secureCookies: boolean; publicUrl?: string }>(async 
       username: row.kind === 'agent' && row.identifiant ? row.identifiant : row.email,
       nom: row.nom,
       prenom: row.prenom,
-      roles: await loadRoles(db, row.id),
+      roles: row.roles,
     };
   }
 
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const refresh = (request as FastifyRequest & { refreshCookie?: string }).refreshCookie;
     if (refresh && !reply.hasHeader('set-cookie')) reply.setCookie(SESSION_COOKIE, refresh, cookieOptions);
+    done(null, payload);
   });
 
   app.decorate('guard', (...permissions: Permission[]) => {

@@ -4,7 +4,7 @@
 // succeed or fail together.
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/client.js';
-import { containsNormalized, ilikeUnaccent, pageOf } from '../../db/list.js';
+import { containsNormalized, ilikeUnaccent, pageOf, shortWordTerm, wordStartsIn, wordStartsNormalized } from '../../db/list.js';
 import type { SiteListQuery, SiteSortField } from '../../../shared/schemas/sites.js';
 
 export interface SiteRecord {
@@ -113,8 +113,16 @@ const COLUMNS = sql`s.id, s.code, s.nom, s.ville, s.cp, s.adresse, s.numero, s.c
 /** The search and filters of the list, each backed by an index. */
 function conditions(search: string, filter: Filters) {
   const parts: RawBuilder<SqlBool>[] = [];
-  if (filter.nom) parts.push(containsNormalized(sql`s.nom_code_text`, filter.nom));
-  if (filter.adresse) parts.push(containsNormalized(sql`s.adresse_text`, filter.adresse));
+  // A term of one or two letters, too short for the trigram indexes, finds the words starting
+  // with it through the word-start indexes (migration 007); the name and code are part of the
+  // search column, whose index serves the name filter.
+  if (filter.nom) {
+    if (!shortWordTerm(filter.nom)) parts.push(containsNormalized(sql`s.nom_code_text`, filter.nom));
+    else parts.push(wordStartsNormalized(sql`s.search_text`, filter.nom), wordStartsIn(sql`s.nom_code_text`, filter.nom));
+  }
+  if (filter.adresse) {
+    parts.push(shortWordTerm(filter.adresse) ? wordStartsNormalized(sql`s.adresse_text`, filter.adresse) : containsNormalized(sql`s.adresse_text`, filter.adresse));
+  }
   if (filter.type) {
     // The few matching types first, so the site_type_idx index serves the filter.
     const types = sql`SELECT t.id FROM type_site t WHERE ${ilikeUnaccent(sql`t.libelle`, filter.type)} OR ${ilikeUnaccent(sql`t.code`, filter.type)}`;
@@ -123,7 +131,7 @@ function conditions(search: string, filter: Filters) {
   if (filter.ville && filter.ville.length > 0) parts.push(sql<SqlBool>`s.ville IN (${sql.join(filter.ville)})`);
   if (filter.statut && filter.statut.length > 0) parts.push(sql<SqlBool>`s.statut_id IN (${sql.join(filter.statut)})`);
   // Name, code, city, address, details, cadena and type.
-  if (search) parts.push(containsNormalized(sql`s.search_text`, search));
+  if (search) parts.push(shortWordTerm(search) ? wordStartsNormalized(sql`s.search_text`, search) : containsNormalized(sql`s.search_text`, search));
   return parts.length ? sql<SqlBool>`${sql.join(parts, sql` AND `)}` : sql<SqlBool>`true`;
 }
 
@@ -305,7 +313,7 @@ export function createSitesRepository(db: Db) {
         .selectFrom('site_composteur as sc')
         .innerJoin('type_composteur as tc', 'tc.id', 'sc.type_composteur_id')
         .innerJoin('type_bac as tb', 'tb.id', 'sc.type_bac_id')
-        .select((eb) => [
+        .select([
           'sc.id',
           'sc.site_id as site',
           'sc.type_composteur_id as composteur',
@@ -316,15 +324,9 @@ export function createSitesRepository(db: Db) {
           'tb.libelle',
           'sc.numero',
           'sc.actif',
-          eb
-            .exists(
-              eb
-                .selectFrom('intervention as i')
-                .select('i.id')
-                .where((w) => w.or([w('i.site_composteur_id', '=', w.ref('sc.id')), w('i.bac_destination_id', '=', w.ref('sc.id'))])),
-            )
-            .$castTo<boolean>()
-            .as('aInterventions'),
+          // Kept by the triggers of migration 007 on intervention, in the same transaction as
+          // every insert, update and delete: no look into the log.
+          sql<boolean>`sc.a_interventions`.as('aInterventions'),
         ])
         // Active cells first, by number; deactivated ones after.
         .orderBy('sc.actif', 'desc')

@@ -494,6 +494,37 @@ describe.each(TEST_DRIVERS)('sites administration (%s)', (driver) => {
       expect((await upd(999999, { composteur: 1, typeBac: 1, numero: 1, actif: true })).statusCode).toBe(404);
     });
 
+    it('knows which cells have interventions, whoever writes, moves or deletes them, in bulk or one by one', async () => {
+      const { id } = await add(statusOne());
+      const cells = (await call('GET', `/api/admin/siteComposteurs/get/by/site/${id}`)).json() as { id: number }[];
+      const [a, b, c] = cells.map((x) => x.id);
+      const used = async () =>
+        Object.fromEntries(((await call('GET', `/api/admin/siteComposteurs/get/by/site/${id}`)).json() as { id: number; aInterventions: boolean }[]).map((x) => [x.id, x.aInterventions]));
+      expect(await used()).toEqual({ [a]: false, [b]: false, [c]: false });
+      const agent = await createAccount(ctx.db, { roles: ['ROLE_ADMIN'] });
+      const entry = (cell: number, dest: number | null = null) => ({ date: new Date(), site_id: id, site_composteur_id: cell, type_action_id: dest ? 3 : 1, bac_destination_id: dest, intervenant_id: agent.id });
+      // A transfer uses its destination cell too; several rows in one statement.
+      const ids = (await ctx.db.insertInto('intervention').values([entry(a, c), entry(a), entry(a)]).returning('id').execute()).map((r) => r.id);
+      expect(await used()).toEqual({ [a]: true, [b]: false, [c]: true });
+      // Moved to another cell: the old destination loses its only use, the new cell gains one.
+      await ctx.db.updateTable('intervention').set({ site_composteur_id: b, bac_destination_id: null }).where('id', '=', ids[0]).execute();
+      expect(await used()).toEqual({ [a]: true, [b]: true, [c]: false });
+      // Deleting some of a cell's interventions keeps its flag; deleting the last one clears it.
+      await ctx.db.deleteFrom('intervention').where('id', '=', ids[1]).execute();
+      expect(await used()).toEqual({ [a]: true, [b]: true, [c]: false });
+      await ctx.db.deleteFrom('intervention').where('id', 'in', [ids[0], ids[2]]).execute();
+      expect(await used()).toEqual({ [a]: false, [b]: false, [c]: false });
+      // A rolled-back insert leaves nothing behind.
+      await ctx.db
+        .transaction()
+        .execute(async (trx) => {
+          await trx.insertInto('intervention').values(entry(b)).execute();
+          throw new Error('rollback');
+        })
+        .catch(() => undefined);
+      expect(await used()).toEqual({ [a]: false, [b]: false, [c]: false });
+    });
+
     it('deactivates a cell with interventions instead of deleting it, freeing its number and keeping its use', async () => {
       const { id } = await add(statusOne());
       const cells = (await call('GET', `/api/admin/siteComposteurs/get/by/site/${id}`)).json();

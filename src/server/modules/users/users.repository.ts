@@ -2,7 +2,7 @@
 // changes of an account (activate, refuse, delete), its type and its sites.
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/client.js';
-import { containsNormalized, ilikeUnaccent, pageOf } from '../../db/list.js';
+import { containsNormalized, ilikeUnaccent, pageOf, shortWordTerm, wordStartsNormalized, wordStartsUnaccent } from '../../db/list.js';
 import { NO_SITE, type UserRow } from '../../../shared/schemas/users.js';
 import type { userListQuerySchema } from '../../../shared/schemas/users.js';
 import type { z } from 'zod';
@@ -67,15 +67,27 @@ export function createUsersRepository(db: Db) {
     const where: Expression<SqlBool>[] = [sql<SqlBool>`a.kind = 'user'`];
     const f = q.filter;
     if (f.date) where.push(dateFilter(f.date));
-    if (f.organisme) where.push(ilikeUnaccent(sql`coalesce(a.organisme, '')`, f.organisme));
-    if (f.nom) where.push(ilikeUnaccent(sql`a.nom`, f.nom));
-    if (f.prenom) where.push(ilikeUnaccent(sql`coalesce(a.prenom, '')`, f.prenom));
-    if (f.email) where.push(ilikeUnaccent(sql`a.email`, f.email));
-    if (f.tel) where.push(ilikeUnaccent(sql`coalesce(a.tel, '')`, f.tel.replace(/[\s.-]/g, '')));
+    // Each text filter: "contains" through the trigram indexes; a term of one or two letters
+    // finds the words starting with it, through the word-start index of the search column,
+    // which holds names, organisation and e-mail (migration 007).
+    const text = (expr: RawBuilder<unknown>, term: string) => {
+      if (!shortWordTerm(term)) where.push(ilikeUnaccent(expr, term));
+      else where.push(wordStartsNormalized(sql`a.search_text`, term), wordStartsUnaccent(expr, term));
+    };
+    if (f.organisme) text(sql`coalesce(a.organisme, '')`, f.organisme);
+    if (f.nom) text(sql`a.nom`, f.nom);
+    if (f.prenom) text(sql`coalesce(a.prenom, '')`, f.prenom);
+    if (f.email) text(sql`a.email`, f.email);
+    if (f.tel) {
+      const digits = f.tel.replace(/[\s.-]/g, '');
+      // A number that short is its start ('06': mobiles), from a B-tree prefix scan.
+      if (shortWordTerm(digits)) where.push(sql<SqlBool>`coalesce(a.tel, '') LIKE ${`${digits.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
+      else where.push(ilikeUnaccent(sql`coalesce(a.tel, '')`, digits));
+    }
     if (f.type) where.push(sql<SqlBool>`a.type_user_id IN (SELECT t.id FROM type_user t WHERE ${ilikeUnaccent(sql`t.libelle`, f.type)})`);
     // Names, organisation and e-mail, stored accent-free and lower-cased in one column with its
-    // own trigram index (migration 004).
-    if (q.search) where.push(containsNormalized(sql`a.search_text`, q.search));
+    // own trigram index (migration 004), and its word-start index for one or two letters (007).
+    if (q.search) where.push(shortWordTerm(q.search) ? wordStartsNormalized(sql`a.search_text`, q.search) : containsNormalized(sql`a.search_text`, q.search));
     return where;
   }
 
@@ -84,13 +96,17 @@ export function createUsersRepository(db: Db) {
       const where = sql.join(listWhere(q), sql` AND `);
       const { limit, offset } = pageOf(q);
       const dir = q.sort.direction === 'desc' ? sql`DESC` : sql`ASC`;
-      // With a text filter, the matching rows are gathered first (trigram indexes, or one
-      // sequential scan for terms too short for them) and then sorted and counted in the same
+      // With a text filter, the matching rows are gathered first (trigram and date indexes)
+      // and then sorted and counted in the same
       // pass: walking the sort index while testing each row is what the planner would
       // otherwise pick, and it reads most of the table when the matches are rare. Without one,
       // the page comes straight from the sort index and the count is a separate query.
       const f = q.filter;
-      const filtered = !!(f.date || f.organisme || f.nom || f.prenom || f.email || f.tel || q.search);
+      // A term of one or two letters may match most of the table ('06' for the phone): the
+      // planner then picks between walking the sort index (stopping after the page) and the
+      // word-start index, from its statistics, and the count is a query of its own.
+      const short = [f.organisme, f.nom, f.prenom, f.email, f.tel?.replace(/[\s.-]/g, ''), q.search].some((t) => !!t && shortWordTerm(t));
+      const filtered = !short && !!(f.date || f.organisme || f.nom || f.prenom || f.email || f.tel || q.search);
       const columns = sql`a.id, a.created_at, a.organisme, a.nom, a.prenom, a.email, a.tel, a.type_user_id, a.actif, a.email_valide`;
       const source = filtered ? sql`(SELECT ${columns} FROM account a WHERE ${where} OFFSET 0)` : sql`(SELECT ${columns} FROM account a WHERE ${where})`;
       const total = filtered ? sql`count(*) OVER ()` : sql`NULL::int`;

@@ -114,6 +114,20 @@ describe.each(TEST_DRIVERS)('users administration (%s)', (driver) => {
       expect((await list('search=lebreton hel')).count).toBe(0);
     });
 
+    it('finds the words starting with a one- or two-letter term, and phone numbers by their start', async () => {
+      expect((await list('search=l&sort[name]=nom')).users.map((u) => u.id)).toEqual([ids.helene]);
+      // 'Plougastel' holds 'pl' at the start of a word, 'Compost' holds 'po' only inside one.
+      expect((await list('search=pl')).users.map((u) => u.id)).toEqual([ids.mairie]);
+      expect((await list('search=po')).count).toBe(0);
+      expect((await list('filter[nom]=e')).users.map((u) => u.id)).toEqual([ids.mairie]);
+      expect((await list('filter[prenom]=h')).users.map((u) => u.id)).toEqual([ids.helene]);
+      expect((await list('filter[organisme]=se')).users.map((u) => u.id)).toEqual([ids.presta]);
+      expect((await list('filter[email]=q')).users.map((u) => u.id)).toEqual([ids.helene]);
+      expect((await list('filter[tel]=07')).users.map((u) => u.id)).toEqual([ids.presta]);
+      expect((await list('filter[tel]=0 6')).users.map((u) => u.id)).toEqual([ids.mairie]);
+      expect((await list('filter[tel]=22')).count).toBe(0);
+    });
+
     it('keeps the search in step with a renamed account', async () => {
       await ctx.db.updateTable('account').set({ organisme: 'Régie de quartier' }).where('id', '=', ids.helene).execute();
       expect((await list('search=regie')).users.map((u) => u.id)).toEqual([ids.helene]);
