@@ -6,7 +6,6 @@ import net from 'node:net';
 import { sql } from 'kysely';
 import type { Db } from './db/client.js';
 import { TooManyRequestsError } from './errors.js';
-import './rate-limit.tables.js';
 
 export interface Limiter {
   /** Counts one attempt for key; throws 429 when over the limit. */

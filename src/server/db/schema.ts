@@ -98,6 +98,8 @@ export interface Database {
     type_bac_id: number;
     numero: number;
     actif: Generated<boolean>;
+    /** Kept by the triggers of migration 007: whether any intervention names this cell. */
+    a_interventions: Generated<boolean>;
   };
   intervention_submission: {
     client_id: string;
@@ -147,4 +149,34 @@ export interface Database {
     delai_jours: number;
   };
   schema_migration: { id: number; name: string; applied_at: DefaultTimestamp };
+  /** Login and signup attempt counters (migration 006), shared by every server process. */
+  login_attempt: { kind: string; key: string; window_start: Timestamp; count: number };
+  /** Interventions per site and action, 0 for the site's total (migration 008, kept by triggers). */
+  intervention_count: { site_id: number; type_action_id: number; n: number };
+  /** Every correction and deletion of an intervention (migration 008); nothing deletes it. */
+  intervention_audit: {
+    id: Generated<number>;
+    intervention_id: number;
+    action: 'update' | 'delete';
+    agent_id: number | null;
+    agent_nom: string;
+    at: DefaultTimestamp;
+    /** JSON text on insert; an object when read. */
+    before: ColumnType<unknown, string, string>;
+    after: ColumnType<unknown, string | null, string | null>;
+  };
+  /** Monthly statistics per Paris month, site, intervenant and action (migration 009, kept by triggers). */
+  intervention_stats_mois: StatsLevel & { site_id: number; intervenant_id: number };
+  intervention_stats_mois_intervenant: StatsLevel & { intervenant_id: number };
+  /** The whole network in 16 stripes (bande = site_id % 16). */
+  intervention_stats_mois_reseau: StatsLevel & { bande: number };
+}
+
+interface StatsLevel {
+  type_action_id: number;
+  /** First day of the Europe/Paris month. */
+  mois: Date | string;
+  nb: number;
+  /** Sum of valeur_nombre (litres for the litre actions). */
+  quantite: number;
 }

@@ -95,7 +95,6 @@ export const passwordUpdateSchema = z.object(passwordPair).superRefine(passwords
 export type PasswordUpdateInput = z.infer<typeof passwordUpdateSchema>;
 
 export const SIGNUP_MESSAGES = {
-  emailTaken: 'Un compte existe déjà avec cette adresse mail',
 } as const;
 
 /** Upper-cases a last name while typing (spec.md section 5). */

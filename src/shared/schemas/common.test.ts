@@ -23,7 +23,8 @@ import { siteTypeAddSchema } from './site-types.js';
 import { demandeurUpdateSchema, siteListQuerySchema, siteReferentsSchema, siteUpdateSchema } from './sites.js';
 import { userSitesUpdateSchema, userTypeUpdateSchema } from './users.js';
 import { roleUpdateSchema } from './roles.js';
-import { adminInterventionListQuerySchema, siteInterventionListQuerySchema } from './interventions.js';
+import { siteInterventionListQuerySchema } from './interventions.js';
+import { interventionAdminListQuerySchema } from './interventions-admin.js';
 
 const errorsOf = (schema: z.ZodType, input: unknown) => {
   const r = schema.safeParse(input);
@@ -195,7 +196,7 @@ describe('the API input schemas', () => {
     expect(errorsOf(siteListQuerySchema, { filter: { statut: ['1', '2147483648'] } })).toEqual([{ key: 'filter.statut1', error: 'Statut inconnu' }]);
     expect(errorsOf(composterListQuerySchema, { filter: { volume: '1e3' } })).toEqual([{ key: 'filter.volume', error: 'Volume invalide' }]);
     expect(errorsOf(siteInterventionListQuerySchema, { filter: { numeroBac: '2147483648' } })).toEqual([{ key: 'filter.numeroBac', error: 'Filtre invalide' }]);
-    expect(errorsOf(adminInterventionListQuerySchema, { filter: { site: '0x10' } })).toEqual([{ key: 'filter.site', error: 'Filtre invalide' }]);
+    expect(errorsOf(interventionAdminListQuerySchema, { filter: { site: '0x10' } })).toEqual([{ key: 'filter.site', error: 'Filtre invalide' }]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { issuesToFieldErrors } from '../errors.js';
+import { interventionAdminListQuerySchema } from './interventions-admin.js';
 import {
-  adminInterventionListQuerySchema,
   displayBlockValue,
   displayValue,
   interventionBlockSchema,
@@ -222,8 +222,8 @@ describe('intervention list queries', () => {
   });
 
   it('take the site id of the administrators list and refuse unknown parameters', () => {
-    expect(adminInterventionListQuerySchema.parse({ id: '12', filter: { action: '3' } })).toMatchObject({ id: 12, filter: { action: 3 } });
-    expect(adminInterventionListQuerySchema.safeParse({ site: '12' }).success).toBe(false);
+    expect(interventionAdminListQuerySchema.parse({ id: '12', filter: { action: '3' } })).toMatchObject({ id: 12, filter: { action: 3 } });
+    expect(interventionAdminListQuerySchema.safeParse({ site: '12' }).success).toBe(false);
     expect(siteInterventionListQuerySchema.safeParse({ filter: { site: '1' } }).success).toBe(false);
   });
 });

@@ -262,40 +262,4 @@ export const siteInterventionListQuerySchema = z.preprocess(
 );
 export type SiteInterventionListQuery = z.infer<typeof siteInterventionListQuerySchema>;
 
-/** Row of the administrators' lists (per site and global). */
-export const adminInterventionRowSchema = z.object({
-  id: z.number(),
-  date: z.string(),
-  /** 'NOM Prénom' of who recorded it. */
-  intervenant: z.string(),
-  typeBac: z.string(),
-  numeroBac: z.number(),
-  typeAction: z.string(),
-  idAction: z.number(),
-  valeur: z.string(),
-  observations: z.string().nullable(),
-  /** Global list only: the site's name, or its code when it has none. */
-  site: z.string().optional(),
-  idSite: z.number().optional(),
-});
-export type AdminInterventionRow = z.infer<typeof adminInterventionRowSchema>;
-
-export const adminInterventionListSchema = z.object({ count: z.number(), interventions: z.array(adminInterventionRowSchema) });
-export type AdminInterventionList = z.infer<typeof adminInterventionListSchema>;
-
-export const adminInterventionListQuerySchema = z.preprocess(
-  newestFirst,
-  listQuerySchema({
-    sortFields: ['date', 'action', 'site', 'intervenant'],
-    defaultSort: 'date',
-    filters: {
-      date: dateFilter,
-      action: optionalId,
-      site: optionalId,
-    },
-  }).extend({
-    /** Site id: the per-site dialog of the sites screen; absent: the global list. */
-    id: optionalId.optional(),
-  }),
-);
-export type AdminInterventionListQuery = z.infer<typeof adminInterventionListQuerySchema>;
+// The administrators' lists (global and per site) live in interventions-admin.ts.

@@ -15,7 +15,6 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/client.js';
 import { COUNT_CAP, type InterventionSortField } from '../../../shared/schemas/interventions-admin.js';
 import { dateTermRanges, multirangeLiteral, type DateTermMatch } from './intervention-date-filter.js';
-import './interventions.tables.js';
 
 export interface ListFilter {
   /** Restricts to one site (per-site tables, or the global list's Site filter). */

@@ -4,7 +4,7 @@
 // makes them scale with the page). Write helpers take the transaction they run in.
 import type { Db } from '../../db/client.js';
 import { pageOf } from '../../db/list.js';
-import type { AdminInterventionListQuery, SiteInterventionListQuery } from '../../../shared/schemas/interventions.js';
+import type { SiteInterventionListQuery } from '../../../shared/schemas/interventions.js';
 import type { TypeAction } from '../../../shared/schemas/reference.js';
 import { createInterventionsAdminRepository } from './interventions-admin.repository.js';
 
@@ -50,12 +50,6 @@ export interface InterventionRecord {
   valeurTexte: string | null;
   destinationNumeroBac: number | null;
   observations: string | null;
-}
-
-export interface AdminInterventionRecord extends InterventionRecord {
-  intervenant: string;
-  idSite: number;
-  site: string;
 }
 
 export function createInterventionsRepository(db: Db) {
@@ -188,17 +182,6 @@ export function createInterventionsRepository(db: Db) {
       const f = query.filter;
       const { count, rows } = await createInterventionsAdminRepository(db).list(
         { siteId, date: f.date, action: f.action, typeBac: f.typeBac, numeroBac: f.numeroBac },
-        query.sort,
-        pageOf(query),
-      );
-      return { count, rows: rows.map((r) => ({ ...r, valeurNombre: r.valeurNombre === null ? null : Number(r.valeurNombre) })) };
-    },
-
-    /** Kept for interventions.service.ts; the admin routes use interventions-admin.service.ts. */
-    async adminList(query: AdminInterventionListQuery): Promise<{ count: number; rows: AdminInterventionRecord[] }> {
-      const f = query.filter;
-      const { count, rows } = await createInterventionsAdminRepository(db).list(
-        { siteId: query.id ?? f.site, date: f.date, action: f.action },
         query.sort,
         pageOf(query),
       );

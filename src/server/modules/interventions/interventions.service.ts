@@ -14,8 +14,6 @@ import {
   storedValueOf,
   submissionDateError,
   validateBlocksAgainstCatalogue,
-  type AdminInterventionList,
-  type AdminInterventionListQuery,
   type InterventionAddResponse,
   type InterventionSubmission,
   type SiteInfos,
@@ -236,27 +234,6 @@ export function createInterventionsService(db: Db) {
           numeroBac: r.numeroBac,
           valeur: rowValue(r),
           observations: r.observations,
-        })),
-      };
-    },
-
-    async adminList(query: AdminInterventionListQuery): Promise<AdminInterventionList> {
-      if (query.id !== undefined && !(await repo.findSite(query.id))) throw new NotFoundError(INTERVENTION_MESSAGES.siteNotFound);
-      const { count, rows } = await repo.adminList(query);
-      const global = query.id === undefined;
-      return {
-        count,
-        interventions: rows.map((r) => ({
-          id: r.id,
-          date: toIso(r.date),
-          intervenant: r.intervenant,
-          typeBac: r.typeBac,
-          numeroBac: r.numeroBac,
-          typeAction: r.typeAction,
-          idAction: r.idAction,
-          valeur: rowValue(r),
-          observations: r.observations,
-          ...(global ? { site: r.site, idSite: r.idSite } : {}),
         })),
       };
     },

@@ -6,7 +6,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/client.js';
 import { MOIS_NOMS, type ExportKind, type StatsQuery, type StatsSeries } from '../../../shared/schemas/statistics.js';
-import './statistics.tables.js';
 
 export interface MonthTotals {
   nb: number[];
