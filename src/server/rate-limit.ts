@@ -1,51 +1,17 @@
 // Fixed-window attempt counters, the brute-force brakes of the login and account routes:
 // createDbLimiter keeps them in the database (table login_attempt, migration 006) so that
-// every server process counts against one allowance; createLimiter keeps them in memory.
+// every server process counts against one allowance.
 import crypto from 'node:crypto';
 import net from 'node:net';
 import { sql } from 'kysely';
 import type { Db } from './db/client.js';
 import { TooManyRequestsError } from './errors.js';
 
-export interface Limiter {
-  /** Counts one attempt for key; throws 429 when over the limit. */
-  hit(key: string): void;
-  /**
-   * Gives back one attempt counted by hit(). Attempts are counted before the (slow) check so
-   * that parallel guesses cannot slip under the limit; a success then refunds its attempt.
-   */
-  refund(key: string): void;
-  reset(key: string): void;
-}
-
-export function createLimiter(opts: { max: number; windowMs: number; now?: () => number }): Limiter {
-  const now = opts.now ?? Date.now;
-  const buckets = new Map<string, { count: number; resetAt: number }>();
-  return {
-    hit(key) {
-      const t = now();
-      if (buckets.size > 10_000) {
-        for (const [k, b] of buckets) if (b.resetAt <= t) buckets.delete(k);
-      }
-      let b = buckets.get(key);
-      if (!b || b.resetAt <= t) {
-        b = { count: 0, resetAt: t + opts.windowMs };
-        buckets.set(key, b);
-      }
-      b.count++;
-      if (b.count > opts.max) throw new TooManyRequestsError(Math.ceil((b.resetAt - t) / 1000));
-    },
-    refund(key) {
-      const b = buckets.get(key);
-      if (b && b.count > 0) b.count--;
-    },
-    reset(key) {
-      buckets.delete(key);
-    },
-  };
-}
-
-/** The same operations as Limiter, shared by every process through the database. */
+/**
+ * Counts attempts per key, shared by every process through the database. Attempts are counted
+ * before the (slow) check so that parallel guesses cannot slip under the limit; a success then
+ * refunds its attempt.
+ */
 export interface DbLimiter {
   hit(key: string): Promise<void>;
   refund(key: string): Promise<void>;
