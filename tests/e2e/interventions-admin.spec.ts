@@ -38,11 +38,17 @@ async function loginAs(page: Page, login: string, password: string) {
   await expect(page).toHaveURL(/\/admin/);
 }
 
-async function chooseFilter(page: Page, column: string, option: string) {
+/**
+ * Picks a dropdown filter, then waits for the list the filter reloads (filters apply after the
+ * spec's 1000 ms debounce: acting on the table before would act on the unfiltered one).
+ */
+async function chooseFilter(page: Page, column: string, option: string, param: string) {
+  const reloaded = page.waitForResponse((r) => r.url().includes('/api/admin/intervention/get/list/by/filters') && decodeURIComponent(r.url()).includes(`filter[${param}]=`));
   await page.getByRole('button', { name: `Filtrer la colonne ${column}` }).click();
   await page.getByRole('combobox', { name: column, exact: true }).fill(option);
   await page.getByRole('option', { name: option, exact: true }).click();
   await page.keyboard.press('Escape');
+  await reloaded;
 }
 
 test('an agent filters, corrects, deletes with its pending request, and exports the interventions', async ({ page, browser }) => {
@@ -75,8 +81,8 @@ test('an agent filters, corrects, deletes with its pending request, and exports 
 
   await page.goto('/admin/interventions');
   await expect(page.getByRole('table', { name: 'Interventions' })).toBeVisible();
-  await chooseFilter(page, 'Site', siteLabel);
-  await chooseFilter(page, 'Action', 'Température');
+  await chooseFilter(page, 'Site', siteLabel, 'site');
+  await chooseFilter(page, 'Action', 'Température', 'action');
   const tempRow = page.getByRole('row').filter({ hasText: `${marker} sonde` });
   await expect(tempRow).toContainText('55.5 °C');
 
@@ -102,7 +108,7 @@ test('an agent filters, corrects, deletes with its pending request, and exports 
   expect(line.split(';').slice(2, 7)).toEqual([AGENT.name, 'Apport', expect.any(String), 'Température', '42 °C']);
   expect(lines.filter((l) => l !== '' && !l.startsWith('Date;')).every((l) => l.includes(';Température;'))).toBe(true);
 
-  await chooseFilter(page, 'Action', 'Réparation à effectuer');
+  await chooseFilter(page, 'Action', 'Réparation à effectuer', 'action');
   const repairRow = page.getByRole('row').filter({ hasText: `${marker} trappe` });
   await expect(repairRow).toBeVisible();
   await repairRow.getByRole('button', { name: 'Supprimer' }).click();
