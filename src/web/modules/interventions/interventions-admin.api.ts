@@ -5,6 +5,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import type { ActiveSite } from '../../../shared/schemas/site-choice';
 import type { InterventionDetail, InterventionUpdateInput } from '../../../shared/schemas/interventions-admin';
+import { saveBlob } from '../../lib/download';
 
 export const interventionsAdminKeys = {
   all: ['interventions', 'admin'] as const,
@@ -47,13 +48,5 @@ export const deleteIntervention = (id: number) =>
 /** Downloads the CSV of the list's current filters and sort as export.csv. */
 export async function exportInterventions(queryString: string) {
   const blob = await api.get('admin/intervention/export', { searchParams: queryString, timeout: 300_000 }).blob();
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = 'export.csv';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  // The browser has taken the file once click() returns; a short delay spares slow engines.
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveBlob(blob, 'export.csv');
 }

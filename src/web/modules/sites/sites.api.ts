@@ -2,6 +2,7 @@
 // query keys, queries and the save calls. The only fetch code of this module.
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api';
+import { saveBlob } from '../../lib/download';
 import type { IdLibelle, TypeComposteur, TypeSite, Ville } from '../../../shared/schemas/reference';
 import type {
   Demandeur,
@@ -75,13 +76,5 @@ export const updateDemandeur = (id: number, payload: DemandeurUpdate) => api.put
 /** Downloads the CSV of the list's current search, sort and filters as exportSites.csv. */
 export async function exportSites(queryString: string) {
   const blob = await api.get('admin/site/export', { searchParams: queryString, timeout: 120_000 }).blob();
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = 'exportSites.csv';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  // The browser has taken the file once click() returns; a short delay spares slow engines.
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveBlob(blob, 'exportSites.csv');
 }

@@ -3,6 +3,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import type { ExportKind, Prestataire, StatsMoisRow, TemperatureRow } from '../../../shared/schemas/statistics';
+import { saveBlob } from '../../lib/download';
 
 /** The filters of the dashboard, as they live in the URL. */
 export interface StatsFilters {
@@ -54,13 +55,5 @@ export const temperaturesQuery = (f: StatsFilters) =>
 /** Downloads export_{kind}_par_site_{year}.csv (one row per site, a column per month). */
 export async function downloadExport(kind: ExportKind, annee: number) {
   const blob = await api.get(`admin/intervention/export/${kind}/by/site`, { searchParams: { annee }, timeout: 120_000 }).blob();
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `export_${kind}_par_site_${annee}.csv`;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  // The browser has taken the file once click() returns; a short delay spares slow engines.
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveBlob(blob, `export_${kind}_par_site_${annee}.csv`);
 }
