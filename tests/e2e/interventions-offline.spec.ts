@@ -7,21 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { QUEUED, logIn, siteOfUser, waitUntilReadyOffline, type SiteInfos } from '../helpers/e2e-field';
 
-const REFERENT = { login: 'referent1@demo.compost.fr', password: 'demo-compost' };
-const QUEUED = 'Intervention enregistrée sur le téléphone, elle sera envoyée dès le retour du réseau';
 
-interface Cell {
-  id: number;
-  numero: number;
-  typeBac: number;
-  libelleTypeBac: string;
-}
-interface SiteInfos {
-  id: number;
-  code: string;
-  siteComposteurs: Cell[];
-}
 interface Row {
   observations: string | null;
   typeAction: string;
@@ -35,40 +23,9 @@ async function launch(profile: string, baseURL: string, launchOptions: object): 
   return { context, page };
 }
 
-async function logIn(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel('Identifiant ou adresse mail').fill(REFERENT.login);
-  await page.getByLabel('Mot de passe').fill(REFERENT.password);
-  await page.getByRole('button', { name: 'Connexion' }).click();
-  await expect(page).toHaveURL(/\/admin\/choix\/site|\/admin\/fiche\/site\//);
-}
-
-/** The first of the referent's sites, with its cells, asked to the server while online. */
-async function firstSite(page: Page): Promise<SiteInfos> {
-  const sites = (await (await page.request.get('/api/admin/site/get/all/actif')).json()) as { id: number }[];
-  expect(sites.length).toBeGreaterThan(1);
-  const res = await page.request.get(`/api/admin/site/get/infos/pour/intervention/${sites[0].id}`);
-  expect(res.ok()).toBe(true);
-  return (await res.json()) as SiteInfos;
-}
-
 function cellLabel(site: SiteInfos, numero: number) {
   const cell = site.siteComposteurs.find((c) => c.numero === numero)!;
   return `Cellule n°${cell.numero} - ${cell.libelleTypeBac}`;
-}
-
-/**
- * Waits until the page is controlled by the service worker and the app says the user's sites
- * are on the phone (it writes that once every site's cells are stored).
- */
-async function waitUntilReadyOffline(page: Page) {
-  const workerState = () =>
-    page.evaluate(async () => {
-      const registration = await navigator.serviceWorker.getRegistration();
-      return `${registration?.installing?.state ?? '-'}/${registration?.waiting?.state ?? '-'}/${registration?.active?.state ?? '-'}/${navigator.serviceWorker.controller ? 'controlled' : 'free'}`;
-    });
-  await expect.poll(workerState, { timeout: 60_000 }).toMatch(/\/activated\/controlled$/);
-  await expect(page.getByText(/^Vos sites sont disponibles hors ligne/)).toBeVisible({ timeout: 30_000 });
 }
 
 /** The site sheet's selects are native <select>s. */
@@ -127,7 +84,7 @@ test('entries recorded offline survive a browser restart and reach the server ex
     // 1. Online once: log in, let the service worker install and the phone copy the reference data.
     let { context, page } = await launch(profile, baseURL!, launchOptions);
     await logIn(page);
-    const site = await firstSite(page);
+    const site = await siteOfUser(page, 0);
     await page.goto('/admin/choix/site');
     await waitUntilReadyOffline(page);
 
@@ -208,7 +165,7 @@ test('entries recorded offline survive a browser restart and reach the server ex
 
 test('a QR label opens the site sheet on its cell', async ({ page }) => {
   await logIn(page);
-  const site = await firstSite(page);
+  const site = await siteOfUser(page, 0);
   const maturation = site.siteComposteurs.find((c) => c.typeBac === 3)!;
   await page.goto(`/admin/fiche/site/${site.id}/etiquettes`);
   await expect(page.getByRole('img', { name: /^QR code : Cellule n°/ })).toHaveCount(site.siteComposteurs.length);

@@ -5,51 +5,11 @@
 // Runs on the demo programme the e2e server seeds: referent1 has several sites, each with cells
 // n°1-2 Apport, n°3 Broyat, n°4 Maturation.
 import { expect, test, type Page } from '@playwright/test';
+import { QUEUED, logIn, siteOfUser, waitUntilReadyOffline, type SiteInfos } from '../helpers/e2e-field';
 
-const REFERENT = { login: 'referent1@demo.compost.fr', password: 'demo-compost' };
-const QUEUED = 'Intervention enregistrée sur le téléphone, elle sera envoyée dès le retour du réseau';
 const ADD_ROUTE = '**/api/admin/intervention/add';
 /** Observations are tagged with a per-run prefix so the counts only see this run's rows. */
 const RUN = `e2e-poison-${Date.now().toString(36)}-`;
-
-interface Cell {
-  id: number;
-  numero: number;
-  libelleTypeBac: string;
-}
-interface SiteInfos {
-  id: number;
-  code: string;
-  siteComposteurs: Cell[];
-}
-
-async function logIn(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel('Identifiant ou adresse mail').fill(REFERENT.login);
-  await page.getByLabel('Mot de passe').fill(REFERENT.password);
-  await page.getByRole('button', { name: 'Connexion' }).click();
-  await expect(page).toHaveURL(/\/admin\/choix\/site|\/admin\/fiche\/site\//);
-}
-
-/** The second of the referent's sites (the offline journey writes on the first), with its cells. */
-async function aSite(page: Page): Promise<SiteInfos> {
-  const sites = (await (await page.request.get('/api/admin/site/get/all/actif')).json()) as { id: number }[];
-  expect(sites.length).toBeGreaterThan(1);
-  const res = await page.request.get(`/api/admin/site/get/infos/pour/intervention/${sites[1].id}`);
-  expect(res.ok()).toBe(true);
-  return (await res.json()) as SiteInfos;
-}
-
-/** Waits until the service worker controls the page and the user's sites are on the phone. */
-async function waitUntilReadyOffline(page: Page) {
-  const workerState = () =>
-    page.evaluate(async () => {
-      const registration = await navigator.serviceWorker.getRegistration();
-      return `${registration?.active?.state ?? '-'}/${navigator.serviceWorker.controller ? 'controlled' : 'free'}`;
-    });
-  await expect.poll(workerState, { timeout: 60_000 }).toBe('activated/controlled');
-  await expect(page.getByText(/^Vos sites sont disponibles hors ligne/)).toBeVisible({ timeout: 30_000 });
-}
 
 async function recordOffline(page: Page, site: SiteInfos, marker: string) {
   await page.goto('/admin/choix/site');
@@ -107,7 +67,7 @@ test('an entry the server answers 500 for does not hold the next ones, and arriv
   test.setTimeout(240_000);
   // 1. Online once: log in, let the service worker install and the phone copy the sites.
   await logIn(page);
-  const site = await aSite(page);
+  const site = await siteOfUser(page, 1);
   await page.goto('/admin/choix/site');
   await waitUntilReadyOffline(page);
 

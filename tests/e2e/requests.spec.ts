@@ -9,28 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
 import { E2E_ADMIN } from '../helpers/e2e-env';
+import { QUEUED, REFERENT, logIn, type SiteInfos } from '../helpers/e2e-field';
 
-const REFERENT = { login: 'referent1@demo.compost.fr', password: 'demo-compost' };
 const PROVIDER = { login: 'prestataire@demo.compost.fr', password: 'demo-compost' };
-const QUEUED = 'Intervention enregistrée sur le téléphone, elle sera envoyée dès le retour du réseau';
 const RUN = `e2e-${Date.now().toString(36)}`;
 const DAY_MS = 24 * 3600 * 1000;
 const PARIS = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', day: '2-digit', month: '2-digit', year: 'numeric' });
-
-interface SiteInfos {
-  id: number;
-  code: string;
-  nom: string | null;
-  siteComposteurs: { id: number; numero: number; libelleTypeBac: string }[];
-}
-
-async function logIn(page: Page, who: { login: string; password: string }) {
-  await page.goto('/login');
-  await page.getByLabel('Identifiant ou adresse mail').fill(who.login);
-  await page.getByLabel('Mot de passe').fill(who.password);
-  await page.getByRole('button', { name: 'Connexion' }).click();
-  await expect(page).toHaveURL(/\/admin\//);
-}
 
 async function newPage(browser: Browser, who: { login: string; password: string }) {
   const context = await browser.newContext({ locale: 'fr-FR', timezoneId: 'Europe/Paris' });
