@@ -148,6 +148,21 @@ describe('security headers and caching', () => {
     }
   });
 
+  it('sends the same protective headers on pages, assets, API answers and errors', async () => {
+    for (const url of ['/', '/login', '/assets/app-abc123.js', '/api/logged', '/api/inconnu']) {
+      const res = await http.app.inject({ url });
+      expect(res.headers).toMatchObject({
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'SAMEORIGIN',
+        'referrer-policy': 'no-referrer',
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-resource-policy': 'same-origin',
+      });
+      expect(String(res.headers['content-security-policy'])).toContain("object-src 'none'");
+      expect(String(res.headers['content-security-policy'])).toContain("frame-ancestors 'self'");
+    }
+  });
+
   it('sends both when PUBLIC_URL is https', async () => {
     const res = await https.app.inject({ url: '/login' });
     expect(res.headers['strict-transport-security']).toBe('max-age=15552000');
