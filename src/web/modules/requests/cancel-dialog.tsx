@@ -2,10 +2,10 @@
 // with the date and who cancelled). A refusal (already processed elsewhere, two sites, gone)
 // shows the server's French message.
 import { useState } from 'react';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Modal, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import type { DemandeIntervention } from '../../../shared/schemas/requests';
-import { ErrorBanner } from '../../components/form-dialog';
+import { ConfirmFooter, ErrorBanner } from '../../components/form-dialog';
 import { readFailure } from '../../lib/api';
 import { notifySuccess } from '../../lib/notify';
 import { cancelRequests, requestsKeys } from './requests.api';
@@ -54,14 +54,7 @@ export function CancelDialog({ opened, demandes, onClose, onDone }: { opened: bo
             </Text>
           ))}
         </Stack>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Non
-          </Button>
-          <Button color="red" loading={saving} onClick={() => void confirm()}>
-            Oui
-          </Button>
-        </Group>
+        <ConfirmFooter saving={saving} onNo={onClose} onYes={() => void confirm()} />
       </Stack>
     </Modal>
   );

@@ -9,7 +9,7 @@ import type { DemandeRule } from '../../../shared/schemas/requests';
 import { RULE_DELAY_MAX, RULE_DELAY_MIN } from '../../../shared/schemas/requests';
 import { typeActionsQuery } from '../../app/bootstrap.api';
 import { useSessionStore } from '../../app/session-store';
-import { ErrorBanner } from '../../components/form-dialog';
+import { ConfirmFooter, ErrorBanner } from '../../components/form-dialog';
 import { PageMessage } from '../../components/page-message';
 import { readFailure } from '../../lib/api';
 import { notifySuccess } from '../../lib/notify';
@@ -212,14 +212,7 @@ function RemoveDialog({ rule, onClose }: { rule: DemandeRule; onClose: () => voi
           {rule.actionDeclenchante}
           {rule.constante ? ` (${rule.constante})` : ''} → {rule.actionProgrammee}, {rule.delaiJours} jours. Les demandes déjà créées ne sont pas supprimées.
         </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Non
-          </Button>
-          <Button color="red" loading={saving} onClick={() => void confirm()}>
-            Oui
-          </Button>
-        </Group>
+        <ConfirmFooter saving={saving} onNo={onClose} onYes={() => void confirm()} />
       </Stack>
     </Modal>
   );
