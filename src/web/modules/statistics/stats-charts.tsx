@@ -83,29 +83,13 @@ export function MonthlyChart({ title, rows, litres, action }: MonthlyProps) {
     `${title} : ${total}${litres ? '' : ' intervention(s)'} sur l'année` + (busiest && busiest.nb > 0 ? `, mois le plus actif : ${busiest.mois_nom} (${busiest.nb}).` : '.');
   return (
     <ChartCard title={title} total={total} action={action}>
-      <Switch size="xs" mb="xs" label="Afficher le tableau" checked={asTable} onChange={(e) => setAsTable(e.currentTarget.checked)} />
+      <TableToggle checked={asTable} onChange={setAsTable} />
       {asTable ? (
-        <Table.ScrollContainer minWidth={260}>
-          <Table striped withTableBorder>
-            <Table.Caption>{title}</Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Mois</Table.Th>
-                <Table.Th>Nombre</Table.Th>
-                {litres && <Table.Th>Litres</Table.Th>}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((r) => (
-                <Table.Tr key={r.mois_nom}>
-                  <Table.Td>{capitalize(r.mois_nom)}</Table.Td>
-                  <Table.Td>{number.format(r.nb)}</Table.Td>
-                  {litres && <Table.Td>{number.format(r.quantite)}</Table.Td>}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <AlternativeTable
+          title={title}
+          headers={litres ? ['Mois', 'Nombre', 'Litres'] : ['Mois', 'Nombre']}
+          rows={rows.map((r) => [capitalize(r.mois_nom), number.format(r.nb), ...(litres ? [number.format(r.quantite)] : [])])}
+        />
       ) : (
         <div role="img" aria-label={summary}>
           <BarChart
@@ -129,6 +113,38 @@ export function MonthlyChart({ title, rows, litres, action }: MonthlyProps) {
   );
 }
 
+/** The switch between a chart and its table (the chart's text alternative). */
+function TableToggle({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {
+  return <Switch size="xs" mb="xs" label="Afficher le tableau" checked={checked} onChange={(e) => onChange(e.currentTarget.checked)} />;
+}
+
+/** A chart's figures as a table, captioned with the chart's title. */
+function AlternativeTable({ title, headers, rows }: { title: string; headers: string[]; rows: string[][] }) {
+  return (
+    <Table.ScrollContainer minWidth={260}>
+      <Table striped withTableBorder>
+        <Table.Caption>{title}</Table.Caption>
+        <Table.Thead>
+          <Table.Tr>
+            {headers.map((h) => (
+              <Table.Th key={h}>{h}</Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((cells, i) => (
+            <Table.Tr key={i}>
+              {cells.map((c, j) => (
+                <Table.Td key={j}>{c}</Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
 const CELL_COLORS = ['red.6', 'blue.6', 'green.6', 'violet.6', 'orange.6', 'cyan.6', 'pink.6', 'lime.6'];
 
 export function TemperatureChart({ title, rows }: { title: string; rows: readonly TemperatureRow[] }) {
@@ -147,29 +163,13 @@ export function TemperatureChart({ title, rows }: { title: string; rows: readonl
         <Text c="dimmed">Aucun relevé de température pour cette année.</Text>
       ) : (
         <>
-          <Switch size="xs" mb="xs" label="Afficher le tableau" checked={asTable} onChange={(e) => setAsTable(e.currentTarget.checked)} />
+          <TableToggle checked={asTable} onChange={setAsTable} />
           {asTable ? (
-            <Table.ScrollContainer minWidth={260}>
-              <Table striped withTableBorder>
-                <Table.Caption>{title}</Table.Caption>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Date</Table.Th>
-                    <Table.Th>Cellule</Table.Th>
-                    <Table.Th>Température (°C)</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {rows.map((r, i) => (
-                    <Table.Tr key={i}>
-                      <Table.Td>{formatParisDateTime(r.date)}</Table.Td>
-                      <Table.Td>{r.numeroBac}</Table.Td>
-                      <Table.Td>{decimal.format(r.temp)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <AlternativeTable
+              title={title}
+              headers={['Date', 'Cellule', 'Température (°C)']}
+              rows={rows.map((r) => [formatParisDateTime(r.date), String(r.numeroBac), decimal.format(r.temp)])}
+            />
           ) : (
             <div role="img" aria-label={summary}>
               <LineChart
