@@ -8,8 +8,7 @@
 // Env: DATABASE_URL (PostgreSQL) or DATA_DIR (PGlite), PORT (0 = any), LOG_LEVEL.
 import path from 'node:path';
 import os from 'node:os';
-import { CompiledQuery, Kysely, PostgresDialect, type LogEvent } from 'kysely';
-import pg from 'pg';
+import { CompiledQuery, Kysely, type LogEvent } from 'kysely';
 import pino from 'pino';
 import { loadConfig } from '../src/server/config.js';
 import { createApp } from '../src/server/app.js';
@@ -18,7 +17,8 @@ import { migrate } from '../src/server/db/migrate.js';
 import { seedAdmin, seedCities, seedStreetsSample } from '../src/server/db/seed.js';
 import { PGliteDialect } from '../src/server/db/pglite-dialect.js';
 import type { Database } from '../src/server/db/schema.js';
-import type { Db } from '../src/server/db/client.js';
+import { createPostgres, type Db } from '../src/server/db/client.js';
+import { AuthChanges, ConnectionWatcher, type AuthChangeFeed } from '../src/server/db/auth-changes.js';
 
 export interface CapturedQuery {
   sql: string;
@@ -45,14 +45,14 @@ const onLog = (e: LogEvent) => {
 };
 
 let db: Db;
+let changes: AuthChangeFeed;
 let closeDb: () => Promise<void>;
 if (config.DATABASE_URL) {
-  pg.types.setTypeParser(20, (v) => Number(v));
-  pg.types.setTypeParser(1700, (v) => Number(v));
-  // Same pool as db/client.ts's openPostgres.
-  const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 10 });
-  db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: onLog });
-  closeDb = () => db.destroy();
+  // The handle db/client.ts's openPostgres makes (its pool, its LISTEN connection), with the query log.
+  const handle = createPostgres(config.DATABASE_URL, { queryLog: onLog });
+  db = handle.db;
+  changes = handle.changes;
+  closeDb = handle.close;
 } else {
   // Same options as db/client.ts's openPGlite (without the directory lock: the parent owns it).
   const { PGlite } = await import('@electric-sql/pglite');
@@ -62,7 +62,9 @@ if (config.DATABASE_URL) {
     extensions: { unaccent, pg_trgm },
     parsers: { 1700: (v: string) => Number(v), 20: (v: string) => Number(v) },
   });
-  db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), log: onLog });
+  const feed = new AuthChanges(true);
+  changes = feed;
+  db = new Kysely<Database>({ dialect: new PGliteDialect(pglite, new ConnectionWatcher(feed)), log: onLog });
   closeDb = async () => {
     await db.destroy();
     await pglite.close();
@@ -75,7 +77,7 @@ await seedCities(db, config.TERRITORY);
 await seedStreetsSample(db);
 await seedAdmin(db, config);
 const mailer = createMailer({ smtpUrl: undefined, mailDir: path.join(os.tmpdir(), 'compost-bench-mail'), from: config.MAIL_FROM, log });
-const app = await createApp({ db, mailer, config: { ...config, webDir: undefined } }, { loggerInstance: log });
+const app = await createApp({ db, mailer, authChanges: changes, config: { ...config, webDir: undefined } }, { loggerInstance: log });
 await app.listen({ port: config.PORT, host: config.HOST });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : config.PORT;

@@ -99,7 +99,7 @@ export async function createApp(deps: AppDeps, fastifyOptions: FastifyServerOpti
     done();
   });
   await app.register(errorsPlugin, { spaIndex: deps.config.webDir ? path.join(deps.config.webDir, 'index.html') : undefined });
-  await app.register(authPlugin, { db: deps.db, secureCookies: deps.config.secureCookies, publicUrl: deps.config.publicUrl });
+  await app.register(authPlugin, { db: deps.db, changes: deps.authChanges, secureCookies: deps.config.secureCookies, publicUrl: deps.config.publicUrl });
 
   await app.register(apiRoutes, { prefix: '/api', ...deps });
 

@@ -3,6 +3,7 @@
 import type { Db } from './db/client.js';
 import type { Mailer } from './mailer.js';
 import type { Config } from './config.js';
+import type { AuthChangeFeed } from './db/auth-changes.js';
 
 export type AppConfig = Pick<Config, 'APP_NAME' | 'APP_CONTACT' | 'publicUrl' | 'secureCookies' | 'TERRITORY'> & {
   /** Directory of the built web app; absent: API only. */
@@ -15,4 +16,9 @@ export interface AppDeps {
   db: Db;
   mailer: Mailer;
   config: AppConfig;
+  /**
+   * The database handle's feed of session, account and role changes. With it, sessions are
+   * kept in memory between requests (plugins/auth.ts); without it, read on every request.
+   */
+  authChanges?: AuthChangeFeed;
 }

@@ -95,7 +95,7 @@ export async function startServer(config: Config, opts: { webDir?: string; datab
     admin = await prepareDatabase(handle, config, log);
     const mailer = createMailer({ smtpUrl: config.SMTP_URL, mailDir: path.join(config.dataDir, 'mail'), from: config.MAIL_FROM, log });
     const webDir = opts.webDir && fs.existsSync(path.join(opts.webDir, 'index.html')) ? opts.webDir : undefined;
-    app = await createApp({ db: handle.db, mailer, config: { ...config, webDir } }, { loggerInstance: log });
+    app = await createApp({ db: handle.db, mailer, authChanges: handle.changes, config: { ...config, webDir } }, { loggerInstance: log });
     await app.listen({ port: config.PORT, host: config.HOST });
   } catch (e) {
     // A failed start releases what it opened: the PGlite lock, the pool, the port.

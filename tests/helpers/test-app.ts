@@ -12,7 +12,7 @@ import { seedCities } from '../../src/server/db/seed.js';
 export const TEST_DRIVERS: ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
 /** A fresh database, migrated unless `migrated: false` (for the tests of the migrations themselves). */
-export async function openTestDatabase(driver: 'pglite' | 'postgres', opts: { migrated?: boolean } = {}): Promise<DatabaseHandle> {
+export async function openTestDatabase(driver: 'pglite' | 'postgres', opts: { migrated?: boolean } = {}): Promise<DatabaseHandle & { url?: string }> {
   const migrated = opts.migrated ?? true;
   if (driver === 'pglite') {
     const h = await openDatabase({ memory: true });
@@ -31,6 +31,9 @@ export async function openTestDatabase(driver: 'pglite' | 'postgres', opts: { mi
   return {
     db: h.db,
     kind: 'postgres',
+    changes: h.changes,
+    /** Where a second handle (another process) opens the same database. */
+    url: url.toString(),
     async close() {
       await h.close();
       // pg's pool.end() resolves before its connections have finished closing: wait for
@@ -65,7 +68,7 @@ export async function createTestApp(driver: 'pglite' | 'postgres' = 'pglite', co
   const handle = await openTestDatabase(driver);
   await seedCities(handle.db, '242900314');
   const mailer = createMemoryMailer();
-  const app = await createApp({ db: handle.db, mailer, config: { ...TEST_CONFIG, ...config } });
+  const app = await createApp({ db: handle.db, mailer, authChanges: handle.changes, config: { ...TEST_CONFIG, ...config } });
   await app.ready();
   return {
     app,

@@ -3,17 +3,20 @@
 // as numbers (int8 and numeric are parsed), so repositories do not care which one runs.
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type LogConfig } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { isDatabaseUnavailable } from '../errors.js';
+import { AUTH_CHANNEL, AuthChanges, ConnectionWatcher, type AuthChangeFeed } from './auth-changes.js';
 
 export type Db = Kysely<Database>;
 
 export interface DatabaseHandle {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** Changes to sessions, accounts and roles, made by this process or (PostgreSQL) another one. */
+  changes: AuthChangeFeed;
   close(): Promise<void>;
 }
 
@@ -34,6 +37,8 @@ export interface PostgresOptions {
   /** How long a query waits for a free connection of the pool before it fails (then a 503). */
   connectionTimeoutMillis?: number;
   max?: number;
+  /** Kysely's query log (the bench records the statements a request issues). */
+  queryLog?: LogConfig;
 }
 
 function errorSummary(e: unknown) {
@@ -74,6 +79,8 @@ export function createPostgres(url: string, opts: PostgresOptions = {}): Databas
   // 'error' event that the pool does not listen to while the connection is lent out.
   pool.on('connect', (client) => client.on('error', () => undefined));
   const max = opts.max ?? 10;
+  const listener = authListener(url, opts.log);
+  const changes = listener.changes;
   async function usableClient(): Promise<pg.PoolClient> {
     // A connection known to be dead (its error arrived while it sat idle) is discarded and
     // another one taken.
@@ -86,12 +93,100 @@ export function createPostgres(url: string, opts: PostgresOptions = {}): Databas
   }
   const lending = {
     async connect() {
-      return new LentConnection(await usableClient(), usableClient, max) as unknown as pg.PoolClient;
+      return new LentConnection(await usableClient(), usableClient, max, new ConnectionWatcher(changes)) as unknown as pg.PoolClient;
     },
     end: () => pool.end(),
   };
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: lending }) });
-  return { db, kind: 'postgres', pool, close: () => db.destroy() };
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: lending }), log: opts.queryLog });
+  return {
+    db,
+    kind: 'postgres',
+    pool,
+    changes,
+    close: async () => {
+      await listener.stop();
+      await db.destroy();
+    },
+  };
+}
+
+/** How long the LISTEN connection waits before trying again after a loss (doubling up to the max). */
+export const LISTEN_RETRY_MS = { first: 500, max: 10_000 };
+
+/**
+ * The LISTEN connection that brings other processes' changes (AUTH_CHANNEL): opened when
+ * the first subscriber arrives, reopened after a loss. The feed is live only between a
+ * confirmed LISTEN and the next loss; every transition also counts as a change, since
+ * notifications sent while it was down are lost.
+ */
+function authListener(url: string, log?: DbLogger) {
+  let client: pg.Client | null = null;
+  let stopped = false;
+  let retry: NodeJS.Timeout | null = null;
+  let delay = LISTEN_RETRY_MS.first;
+  const changes = new AuthChanges(false, () => void connect());
+
+  function lost(err?: unknown) {
+    const dead = client;
+    client = null;
+    if (!dead) return;
+    dead.removeAllListeners();
+    dead.on('error', () => undefined);
+    dead.end().catch(() => undefined);
+    changes.setLive(false);
+    changes.changed();
+    if (stopped) return;
+    if (err) log?.warn({ err: errorSummary(err) }, 'PostgreSQL LISTEN connection lost: sessions read from the database until it is back');
+    schedule();
+  }
+
+  function schedule() {
+    if (stopped || retry) return;
+    retry = setTimeout(() => {
+      retry = null;
+      void connect();
+    }, delay);
+    retry.unref();
+    delay = Math.min(delay * 2, LISTEN_RETRY_MS.max);
+  }
+
+  async function connect() {
+    if (stopped || client) return;
+    const c = new pg.Client({ connectionString: url, keepAlive: true });
+    client = c;
+    c.on('error', (err) => lost(err));
+    c.on('end', () => lost(new Error('connection ended')));
+    c.on('notification', (msg) => {
+      if (msg.channel === AUTH_CHANNEL) changes.changed();
+    });
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${AUTH_CHANNEL}`);
+      if (client !== c) return;
+      delay = LISTEN_RETRY_MS.first;
+      changes.changed();
+      changes.setLive(true);
+    } catch (e) {
+      if (client === c) lost(e);
+    }
+  }
+
+  return {
+    changes,
+    async stop() {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      retry = null;
+      const c = client;
+      client = null;
+      changes.setLive(false);
+      if (c) {
+        c.removeAllListeners();
+        c.on('error', () => undefined);
+        await c.end().catch(() => undefined);
+      }
+    },
+  };
 }
 
 /**
@@ -107,6 +202,7 @@ class LentConnection {
     private client: pg.PoolClient | null,
     private readonly another: () => Promise<pg.PoolClient>,
     private readonly maxRetries: number,
+    private readonly watcher: ConnectionWatcher,
   ) {}
 
   async query(text: unknown, values?: unknown[]): Promise<unknown> {
@@ -117,7 +213,9 @@ class LentConnection {
     this.used = true;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.client!.query(text, values);
+        const result = await this.client!.query(text, values);
+        this.watcher.afterStatement(text);
+        return result;
       } catch (e) {
         if (!first || attempt >= this.maxRetries || !isDatabaseUnavailable(e) || !/^\s*(select|begin)\b/i.test(text)) throw e;
         const dead = this.client!;
@@ -130,6 +228,7 @@ class LentConnection {
   }
 
   release(err?: Error | boolean) {
+    this.watcher.released();
     this.client?.release(err);
     this.client = null;
   }
@@ -166,7 +265,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     await handle.close().catch(() => undefined);
     throw e;
   }
-  return { db: handle.db, kind: handle.kind, close: handle.close };
+  return { db: handle.db, kind: handle.kind, changes: handle.changes, close: handle.close };
 }
 
 function pidAlive(pid: number): boolean {
@@ -282,10 +381,13 @@ export async function openPGlite(dir: string | null): Promise<DatabaseHandle> {
       extensions: { unaccent, pg_trgm },
       parsers: { 1700: (v: string) => Number(v), 20: (v: string) => Number(v) },
     });
-    const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+    // One process holds the directory: its own writes are every change there is.
+    const changes = new AuthChanges(true);
+    const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite, new ConnectionWatcher(changes)) });
     return {
       db,
       kind: 'pglite',
+      changes,
       async close() {
         await db.destroy();
         await pglite.close();

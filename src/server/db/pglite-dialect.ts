@@ -13,6 +13,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import type { ConnectionWatcher } from './auth-changes.js';
 
 class Mutex {
   private tail: Promise<void> = Promise.resolve();
@@ -26,7 +27,10 @@ class Mutex {
 }
 
 class PGliteConnection implements DatabaseConnection {
-  constructor(private readonly pg: PGlite) {}
+  constructor(
+    private readonly pg: PGlite,
+    private readonly watcher?: ConnectionWatcher,
+  ) {}
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     // Without parameters, use the simple protocol: it accepts several statements
     // (migrations), as node-postgres does.
@@ -34,6 +38,7 @@ class PGliteConnection implements DatabaseConnection {
       compiled.parameters.length === 0
         ? ((await this.pg.exec(compiled.sql)).at(-1) ?? { rows: [], affectedRows: 0 })
         : await this.pg.query<R>(compiled.sql, compiled.parameters as unknown[]);
+    this.watcher?.afterStatement(compiled.sql);
     const affected = result.affectedRows;
     return {
       rows: result.rows as R[],
@@ -50,8 +55,8 @@ class PGliteDriver implements Driver {
   private readonly mutex = new Mutex();
   private readonly releases = new WeakMap<DatabaseConnection, () => void>();
   private readonly connection: PGliteConnection;
-  constructor(pg: PGlite) {
-    this.connection = new PGliteConnection(pg);
+  constructor(pg: PGlite, watcher?: ConnectionWatcher) {
+    this.connection = new PGliteConnection(pg, watcher);
   }
   async init() {}
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -78,12 +83,15 @@ class PGliteDriver implements Driver {
 }
 
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pg: PGlite) {}
+  constructor(
+    private readonly pg: PGlite,
+    private readonly watcher?: ConnectionWatcher,
+  ) {}
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver() {
-    return new PGliteDriver(this.pg);
+    return new PGliteDriver(this.pg, this.watcher);
   }
   createQueryCompiler() {
     return new PostgresQueryCompiler();

@@ -12,6 +12,8 @@ import { can, type Permission } from '../../shared/permissions.js';
 import { ForbiddenError, HttpError, UnauthorizedError } from '../errors.js';
 import { hashToken, newToken } from '../tokens.js';
 import { MESSAGES } from '../../shared/errors.js';
+import { AUTH_NEUTRAL, type AuthChangeFeed } from '../db/auth-changes.js';
+import { SessionCache } from './session-cache.js';
 
 export const SESSION_COOKIE = 'compost_sid';
 /** A phone used weekly in the field stays logged in: each use pushes the expiry 60 days on. */
@@ -102,8 +104,12 @@ export function sameOriginRequest(request: FastifyRequest, publicOrigin: string 
   return parsed.host === request.host || parsed.origin === publicOrigin;
 }
 
-export default fp<{ db: Db; secureCookies: boolean; publicUrl?: string }>(async (app, opts) => {
+export default fp<{ db: Db; secureCookies: boolean; publicUrl?: string; changes?: AuthChangeFeed }>(async (app, opts) => {
   const { db } = opts;
+  // Sessions kept in memory between requests, dropped on every change to sessions, accounts
+  // or roles (db/auth-changes.ts); without a feed of those changes, none are kept.
+  const cache = opts.changes ? new SessionCache(opts.changes) : null;
+  if (cache) app.addHook('onClose', async () => cache.close());
   await app.register(cookie);
   app.decorateRequest('user', null);
   app.decorateRequest('sessionHash', null);
@@ -132,9 +138,16 @@ export default fp<{ db: Db; secureCookies: boolean; publicUrl?: string }>(async 
     const token = request.cookies[SESSION_COOKIE];
     if (!token) return;
     const idHash = hashToken(token);
-    // One round trip per request: the session, its account and the account's role codes. Read
-    // from the database every time (no cache in the process), so a logout, a deactivation or a
-    // role change takes effect at once, on every process serving the app.
+    const cached = cache?.get(idHash);
+    if (cached) {
+      if (Date.now() - cached.lastSeenAt > TOUCH_AFTER_MS) await touch(request, idHash, token, cached.user.id, cached);
+      request.sessionHash = idHash;
+      request.user = cached.user;
+      return;
+    }
+    const generation = cache?.generation;
+    // One round trip: the session, its account and the account's role codes. A logout, a
+    // deactivation or a role change drops the cached copies at once (see SessionCache).
     const { rows } = await sql<{
       id: number;
       kind: 'user' | 'agent';
@@ -143,35 +156,46 @@ export default fp<{ db: Db; secureCookies: boolean; publicUrl?: string }>(async 
       nom: string;
       prenom: string | null;
       last_seen_at: Date;
+      expires_at: Date;
       roles: string[];
-    }>`SELECT a.id, a.kind, a.identifiant, a.email, a.nom, a.prenom, s.last_seen_at,
+    }>`SELECT a.id, a.kind, a.identifiant, a.email, a.nom, a.prenom, s.last_seen_at, s.expires_at,
         ARRAY(SELECT r.code FROM account_role ar JOIN role r ON r.id = ar.role_id WHERE ar.account_id = a.id ORDER BY r.id) AS roles
       FROM session s JOIN account a ON a.id = s.account_id
       WHERE s.id_hash = ${idHash} AND s.expires_at > now() AND a.actif`.execute(db);
     const row = rows[0];
     if (!row) {
       // Expired, or its account was deactivated: the row goes now, whoever changed the account.
-      await db.deleteFrom('session').where('id_hash', '=', idHash).execute();
+      // Nothing cached can depend on a session just found unusable.
+      await sql`${sql.raw(AUTH_NEUTRAL)} DELETE FROM session WHERE id_hash = ${idHash}`.execute(db);
       return;
     }
-    if (Date.now() - new Date(row.last_seen_at).getTime() > TOUCH_AFTER_MS) {
-      await db
-        .updateTable('session')
-        .set({ last_seen_at: new Date(), expires_at: new Date(Date.now() + SESSION_TTL_MS) })
-        .where('id_hash', '=', idHash)
-        .execute();
-      request.server.log.debug({ account: row.id }, 'session extended');
-      (request as FastifyRequest & { refreshCookie?: string }).refreshCookie = token;
-    }
-    request.sessionHash = idHash;
-    request.user = {
+    const user: CurrentUser = Object.freeze({
       id: row.id,
       kind: row.kind,
       username: row.kind === 'agent' && row.identifiant ? row.identifiant : row.email,
       nom: row.nom,
       prenom: row.prenom,
-      roles: row.roles,
-    };
+      roles: Object.freeze([...row.roles]) as string[],
+    });
+    const entry = { user, lastSeenAt: new Date(row.last_seen_at).getTime(), expiresAt: new Date(row.expires_at).getTime() };
+    if (Date.now() - entry.lastSeenAt > TOUCH_AFTER_MS) await touch(request, idHash, token, row.id, entry);
+    cache?.set(idHash, entry, generation!);
+    request.sessionHash = idHash;
+    request.user = user;
+  }
+
+  /** Pushes the expiry of a session last seen over an hour ago, and renews its cookie. */
+  async function touch(request: FastifyRequest, idHash: string, token: string, accountId: number, entry: { lastSeenAt: number; expiresAt: number }) {
+    const now = Date.now();
+    await db
+      .updateTable('session')
+      .set({ last_seen_at: new Date(now), expires_at: new Date(now + SESSION_TTL_MS) })
+      .where('id_hash', '=', idHash)
+      .execute();
+    entry.lastSeenAt = now;
+    entry.expiresAt = now + SESSION_TTL_MS;
+    request.server.log.debug({ account: accountId }, 'session extended');
+    (request as FastifyRequest & { refreshCookie?: string }).refreshCookie = token;
   }
 
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -214,8 +238,8 @@ export default fp<{ db: Db; secureCookies: boolean; publicUrl?: string }>(async 
       .insertInto('session')
       .values({ id_hash: hashToken(token), account_id: accountId, expires_at: new Date(Date.now() + SESSION_TTL_MS) })
       .execute();
-    // Opportunistic clean-up of expired sessions.
-    await db.deleteFrom('session').where('expires_at', '<', sql<Date>`now()`).execute();
+    // Opportunistic clean-up of expired sessions (never served from the cache either).
+    await sql`${sql.raw(AUTH_NEUTRAL)} DELETE FROM session WHERE expires_at < now()`.execute(db);
     reply.setCookie(SESSION_COOKIE, token, cookieOptions);
   });
 
