@@ -27,7 +27,7 @@ import {
   type DatasetInfo,
   type DatasetName,
 } from './dataset.js';
-import { PAGE_MAX } from '../src/shared/schemas/list.js';
+import { PAGE_MAX, toQueryString } from '../src/shared/schemas/list.js';
 import { PGLITE_ROUTES, ROUTES, type BenchContext, type Persona, type RouteVariant } from './routes.js';
 import type { CapturedQuery } from './server-child.js';
 
@@ -707,8 +707,42 @@ async function pgliteBench(opts: MeasureOptions, ctx: BenchContext, pgInfo: Data
     out.rssAfterMb = rssOf(server.proc.pid);
     printRoutes(rows);
     out.routes = rows;
+    out.loggedWhilePaging = await loggedWhilePaging(server.url, sessions);
   } finally {
     await server.stop();
   }
   return out;
+}
+
+/**
+ * The embedded database has one connection: a slow query makes every other request wait.
+ * Times /api/logged (a referent's phone checking its session) while an administrator pages
+ * through the global interventions list without pause, on another connection.
+ */
+async function loggedWhilePaging(url: string, sessions: Sessions) {
+  let paging = true;
+  let pages = 0;
+  const pager = (async () => {
+    while (paging) {
+      const page = pages % 50;
+      const r = await fetch(`${url}/api/admin/intervention/get/list/by/filters?${toQueryString({ page, rowsPerPage: 20 })}`, { headers: { cookie: sessions.admin } });
+      await r.arrayBuffer();
+      pages++;
+    }
+  })();
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < 100; i++) {
+      const t = performance.now();
+      const r = await request(url, '/api/logged', { cookie: sessions.referent });
+      times.push(performance.now() - t);
+      if (r.status !== 200) throw new Error(`/api/logged: ${r.status}`);
+    }
+  } finally {
+    paging = false;
+    await pager;
+  }
+  const result = { logged: stats(times), listPagesServed: pages };
+  console.log(`      /api/logged while the global interventions list is paged: p50 ${fmt(result.logged.p50)} ms, p95 ${fmt(result.logged.p95)} ms (${pages} list pages served meanwhile)`);
+  return result;
 }
