@@ -112,6 +112,12 @@ export function createPostgres(url: string, opts: PostgresOptions = {}): Databas
 
 /** How long the LISTEN connection waits before trying again after a loss (doubling up to the max). */
 export const LISTEN_RETRY_MS = { first: 500, max: 10_000 };
+/**
+ * A connection cut without a word (a dead peer, a dropped route) would leave the listener waiting
+ * forever while notifications go nowhere: it is asked a trivial query this often, and counted lost
+ * when the answer does not come in time.
+ */
+export const LISTEN_HEARTBEAT_MS = { every: 5_000, timeout: 3_000 };
 
 /**
  * The LISTEN connection that brings other processes' changes (AUTH_CHANNEL): opened when
@@ -124,11 +130,34 @@ function authListener(url: string, log?: DbLogger) {
   let stopped = false;
   let retry: NodeJS.Timeout | null = null;
   let delay = LISTEN_RETRY_MS.first;
+  let heartbeat: NodeJS.Timeout | null = null;
   const changes = new AuthChanges(false, () => void connect());
+
+  function beat(c: pg.Client) {
+    heartbeat = setTimeout(() => {
+      heartbeat = null;
+      if (client !== c) return;
+      const silent = setTimeout(() => lost(new Error('no answer to the heartbeat')), LISTEN_HEARTBEAT_MS.timeout);
+      silent.unref();
+      c.query('SELECT 1').then(
+        () => {
+          clearTimeout(silent);
+          if (client === c) beat(c);
+        },
+        (e) => {
+          clearTimeout(silent);
+          if (client === c) lost(e);
+        },
+      );
+    }, LISTEN_HEARTBEAT_MS.every);
+    heartbeat.unref();
+  }
 
   function lost(err?: unknown) {
     const dead = client;
     client = null;
+    if (heartbeat) clearTimeout(heartbeat);
+    heartbeat = null;
     if (!dead) return;
     dead.removeAllListeners();
     dead.on('error', () => undefined);
@@ -166,6 +195,7 @@ function authListener(url: string, log?: DbLogger) {
       delay = LISTEN_RETRY_MS.first;
       changes.changed();
       changes.setLive(true);
+      beat(c);
     } catch (e) {
       if (client === c) lost(e);
     }
@@ -177,6 +207,8 @@ function authListener(url: string, log?: DbLogger) {
       stopped = true;
       if (retry) clearTimeout(retry);
       retry = null;
+      if (heartbeat) clearTimeout(heartbeat);
+      heartbeat = null;
       const c = client;
       client = null;
       changes.setLive(false);

@@ -1,9 +1,10 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type KyselyPlugin } from 'kysely';
 import { TEST_CONFIG, TEST_DRIVERS, createAccount, login, openTestDatabase } from '../../../tests/helpers/test-app.js';
 import { createApp } from '../app.js';
 import { createMemoryMailer } from '../mailer.js';
-import { openPostgres, type DatabaseHandle } from '../db/client.js';
+import { LISTEN_HEARTBEAT_MS, createPostgres, openPostgres, type DatabaseHandle } from '../db/client.js';
 import { seedCities } from '../db/seed.js';
 import { AUTH_NEUTRAL, AuthChanges, ConnectionWatcher, changesAuth, type AuthChangeFeed } from '../db/auth-changes.js';
 import { SessionCache, type CachedSession } from './session-cache.js';
@@ -301,4 +302,61 @@ describe.runIf(process.env.TEST_DATABASE_URL)('sessions kept in memory by two pr
     expect((await onB2()).json().logged).toBe(true);
     expect(b.sent).toEqual([]);
   }, 30_000);
+});
+
+/**
+ * A TCP relay to PostgreSQL that can go silent without closing anything, as a dead peer or a
+ * dropped route does: bytes stop flowing both ways, no error, no end.
+ */
+async function silentRelay(target: URL) {
+  let silent = false;
+  const server = net.createServer((inbound) => {
+    const outbound = net.connect(Number(target.port || 5432), target.hostname);
+    inbound.on('data', (d) => !silent && outbound.write(d));
+    outbound.on('data', (d) => !silent && inbound.write(d));
+    const close = () => {
+      inbound.destroy();
+      outbound.destroy();
+    };
+    inbound.on('error', close).on('close', close);
+    outbound.on('error', close).on('close', close);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(target);
+  url.hostname = '127.0.0.1';
+  url.port = String((server.address() as net.AddressInfo).port);
+  return {
+    url: url.toString(),
+    goSilent: () => (silent = true),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe.runIf(process.env.TEST_DATABASE_URL)('the LISTEN connection of a process', () => {
+  it('counts as lost when it stops answering without a word, so the cache is no longer used', async () => {
+    const db = await openTestDatabase('postgres');
+    const relay = await silentRelay(new URL(db.url!));
+    const saved = { ...LISTEN_HEARTBEAT_MS };
+    Object.assign(LISTEN_HEARTBEAT_MS, { every: 100, timeout: 200 });
+    const handle = createPostgres(relay.url);
+    try {
+      const off = handle.changes.subscribe(() => undefined);
+      await waitLive(handle.changes);
+      const down = new Promise<number>((resolve) => {
+        const start = performance.now();
+        handle.changes.subscribe((e) => e === 'down' && resolve(performance.now() - start));
+      });
+      relay.goSilent();
+      const after = await down;
+      expect(handle.changes.live).toBe(false);
+      // Found out within one heartbeat period and its timeout, not hours later.
+      expect(after).toBeLessThan(2000);
+      off();
+    } finally {
+      Object.assign(LISTEN_HEARTBEAT_MS, saved);
+      await handle.close();
+      await relay.close();
+      await db.close();
+    }
+  });
 });
