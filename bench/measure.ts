@@ -28,6 +28,7 @@ import {
   type DatasetName,
 } from './dataset.js';
 import { PAGE_MAX, toQueryString } from '../src/shared/schemas/list.js';
+import { POSTGRES_SESSION_OPTIONS } from '../src/server/db/client.js';
 import { PGLITE_ROUTES, ROUTES, type BenchContext, type Persona, type RouteVariant } from './routes.js';
 import type { CapturedQuery } from './server-child.js';
 
@@ -538,7 +539,8 @@ export async function measureDataset(opts: MeasureOptions): Promise<{ file: stri
   out.datasetBuilt = built;
   console.log(`      dataset ${opts.dataset} ${built ? 'built' : 'reused'} (${((performance.now() - t) / 1000).toFixed(1)} s): ${JSON.stringify(info.counts)}`);
 
-  const client = new pg.Client({ connectionString: dbUrl });
+  // The bare SQL runs with the app's own session settings (jit off).
+  const client = new pg.Client({ connectionString: dbUrl, options: POSTGRES_SESSION_OPTIONS });
   await client.connect();
   try {
     const ctx = await benchContext(async (text, values) => (await client.query(text, values)).rows, info);

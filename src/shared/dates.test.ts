@@ -16,4 +16,33 @@ describe('dates shown in Paris time', () => {
       expect(parisDayValue(none)).toBeNull();
     }
   });
+
+  it('agrees with the Paris clock minute by minute across both daylight-saving switches, and over years', () => {
+    const clock = new Intl.DateTimeFormat('fr-FR', {
+      timeZone: 'Europe/Paris',
+      day: '2-digit',
+      month: '2-digit',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    const expected = (d: Date) => {
+      const p = Object.fromEntries(clock.formatToParts(d).map((x) => [x.type, x.value]));
+      return `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}`;
+    };
+    const instants: Date[] = [];
+    // Three hours either side of each switch (spring forward, fall back), every 59 seconds.
+    for (const pivot of ['2025-03-30T01:00:00Z', '2025-10-26T01:00:00Z']) {
+      const t = new Date(pivot).getTime();
+      for (let s = -3 * 3600; s <= 3 * 3600; s += 59) instants.push(new Date(t + s * 1000));
+    }
+    // And spread over twelve years, at odd seconds.
+    for (let t = Date.UTC(2019, 0, 1); t < Date.UTC(2031, 0, 1); t += 86_400_000 * 3 + 3_601_017) instants.push(new Date(t));
+    for (const d of instants) expect(formatParisDateTime(d)).toBe(expected(d));
+    // The fall-back hour happens twice in Paris: 02:30 then, an hour later, 02:30 again.
+    expect(formatParisDateTime('2025-10-26T00:30:00Z')).toBe('26/10/2025 02:30');
+    expect(formatParisDateTime('2025-10-26T01:30:00Z')).toBe('26/10/2025 02:30');
+    expect(formatParisDateTime('2025-03-30T01:30:00Z')).toBe('30/03/2025 03:30');
+  });
 });

@@ -14,11 +14,49 @@ const PARIS = new Intl.DateTimeFormat('fr-FR', {
 
 type DateLike = Date | string | null | undefined;
 
-function parisParts(value: DateLike): Record<string, string> | null {
+interface ParisParts {
+  day: string;
+  month: string;
+  year: string;
+  hour: string;
+  minute: string;
+}
+
+const HOUR_MS = 3600_000;
+/**
+ * Paris's offset from UTC, in ms, by UTC hour. It changes only at the DST switches, which fall
+ * on a whole UTC hour (01:00), so one Intl call per hour seen is enough: an export of thousands
+ * of rows formats its dates with arithmetic instead of an Intl call each (5-10 µs apiece).
+ */
+const offsets = new Map<number, number>();
+
+function parisOffset(time: number): number {
+  const hour = Math.floor(time / HOUR_MS);
+  let offset = offsets.get(hour);
+  if (offset === undefined) {
+    const p = Object.fromEntries(PARIS.formatToParts(new Date(hour * HOUR_MS)).map((x) => [x.type, x.value]));
+    offset = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute)) - hour * HOUR_MS;
+    // Three years of hourly entries is about 26,000: beyond a bound, start again.
+    if (offsets.size >= 50_000) offsets.clear();
+    offsets.set(hour, offset);
+  }
+  return offset;
+}
+
+const pad = (n: number) => (n < 10 ? `0${n}` : String(n));
+
+function parisParts(value: DateLike): ParisParts | null {
   if (value === null || value === undefined || value === '') return null;
-  const date = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(date.getTime())) return null;
-  return Object.fromEntries(PARIS.formatToParts(date).map((p) => [p.type, p.value]));
+  const time = value instanceof Date ? value.getTime() : new Date(value).getTime();
+  if (Number.isNaN(time)) return null;
+  const local = new Date(time + parisOffset(time));
+  return {
+    day: pad(local.getUTCDate()),
+    month: pad(local.getUTCMonth() + 1),
+    year: String(local.getUTCFullYear()).padStart(4, '0'),
+    hour: pad(local.getUTCHours()),
+    minute: pad(local.getUTCMinutes()),
+  };
 }
 
 /** 'dd/MM/yyyy' in Paris; '' when there is no date. */

@@ -155,9 +155,25 @@ function idQuery(f: ListFilter, date: ResolvedDate, sort: ListSort, page: { limi
  * subqueries rather than joins: each is planned alone, where a join of eight tables cost
  * more to plan (tens of ms) than to run for twenty rows.
  */
-function rowsQuery(ids: RawBuilder<unknown>) {
-  return sql<InterventionListRecord>`SELECT i.id, i.date, p.gkey, p.gtie, p.numero,
-      i.type_action_id AS "idAction", (SELECT ta.libelle FROM type_action ta WHERE ta.id = i.type_action_id) AS "typeAction",
+function rowsQuery(ids: RawBuilder<unknown>, withFlags = true) {
+  return sql<InterventionListRecord>`SELECT i.id, i.date, p.gkey, p.gtie, p.numero, ${displayColumns(withFlags)}
+    FROM (SELECT q.*, row_number() OVER () AS n FROM (${ids}) q) p
+    JOIN intervention i ON i.id = p.id
+    ORDER BY p.n`;
+}
+
+/** The display columns of intervention i (everything but the sort keys). */
+function displayColumns(withFlags: boolean) {
+  // The flags say whether the table may offer to edit or delete the row; an export has no use
+  // for them, and over a batch of a thousand rows the planner hashes every request of the
+  // table to answer them (20 ms a batch at a million interventions).
+  const flags = withFlags
+    ? sql`(i.demande_intervention_id IS NOT NULL
+        OR EXISTS (SELECT 1 FROM demande_intervention d WHERE d.intervention_realisee_id = i.id)
+        OR EXISTS (SELECT 1 FROM demande_intervention d WHERE d.intervention_declenchante_id = i.id AND d.statut_id = ${STATUT_REALISEE})) AS locked,
+      EXISTS (SELECT 1 FROM demande_intervention d WHERE d.intervention_declenchante_id = i.id AND d.statut_id IN (3, 4)) AS "pendingDemande"`
+    : sql`false AS locked, false AS "pendingDemande"`;
+  return sql`i.type_action_id AS "idAction", (SELECT ta.libelle FROM type_action ta WHERE ta.id = i.type_action_id) AS "typeAction",
       (SELECT tb.libelle FROM type_bac tb WHERE tb.id = i.type_bac_id) AS "typeBac", i.type_bac_id AS "idTypeBac",
       i.numero_bac AS "numeroBac", i.site_composteur_id AS "idSiteComposteur",
       i.valeur_nombre AS "valeurNombre", i.valeur_constante AS "valeurConstante",
@@ -167,14 +183,26 @@ function rowsQuery(ids: RawBuilder<unknown>) {
       (SELECT trim(a.nom || ' ' || coalesce(a.prenom, '')) FROM account a WHERE a.id = i.intervenant_id) AS intervenant,
       i.site_id AS "idSite", (SELECT coalesce(nullif(s.nom, ''), s.code) FROM site s WHERE s.id = i.site_id) AS site,
       (SELECT trim(m.nom || ' ' || coalesce(m.prenom, '')) FROM account m WHERE m.id = i.modification_agent_id) AS "modificationAgent",
-      i.modified_at AS "modifiedAt",
-      (i.demande_intervention_id IS NOT NULL
-        OR EXISTS (SELECT 1 FROM demande_intervention d WHERE d.intervention_realisee_id = i.id)
-        OR EXISTS (SELECT 1 FROM demande_intervention d WHERE d.intervention_declenchante_id = i.id AND d.statut_id = ${STATUT_REALISEE})) AS locked,
-      EXISTS (SELECT 1 FROM demande_intervention d WHERE d.intervention_declenchante_id = i.id AND d.statut_id IN (3, 4)) AS "pendingDemande"
-    FROM (SELECT q.*, row_number() OVER () AS n FROM (${ids}) q) p
-    JOIN intervention i ON i.id = p.id
-    ORDER BY p.n`;
+      i.modified_at AS "modifiedAt", ${flags}`;
+}
+
+/**
+ * An export batch in date (or cell number) order, read straight off the index walk: no list
+ * of ids to number and join back (a third of a batch's time at a thousand rows).
+ */
+function directBatch(f: ListFilter, date: ResolvedDate, sort: ListSort, after: ListKey | null, size: number) {
+  const desc = sort.direction === 'desc';
+  const dir = desc ? sql`DESC` : sql`ASC`;
+  const cmp = desc ? sql`<` : sql`>`;
+  const where = conditions(f, date);
+  if (sort.name === 'numeroBac') {
+    const from = after ? sql`(i.numero_bac, i.date, i.id) ${cmp} (${after.numero}, ${after.date}, ${after.id})` : sql`true`;
+    return sql<InterventionListRecord>`SELECT i.id, i.date, NULL::text AS gkey, NULL::text AS gtie, i.numero_bac AS numero, ${displayColumns(false)}
+      FROM intervention i WHERE ${where} AND ${from} ORDER BY i.numero_bac ${dir}, i.date ${dir}, i.id ${dir} LIMIT ${size}`;
+  }
+  const from = after ? sql`(i.date, i.id) ${cmp} (${after.date}, ${after.id})` : sql`true`;
+  return sql<InterventionListRecord>`SELECT i.id, i.date, NULL::text AS gkey, NULL::text AS gtie, NULL::int AS numero, ${displayColumns(false)}
+    FROM intervention i WHERE ${where} AND ${from} ORDER BY i.date ${dir}, i.id ${dir} LIMIT ${size}`;
 }
 
 /** The list's queries, apart from the database so that tests and the bench can EXPLAIN them. */
@@ -186,8 +214,11 @@ export const interventionListQueries = {
   page: (f: ListFilter, date: ResolvedDate, sort: ListSort, limit: number, offset: number) =>
     rowsQuery(idQuery(f, date, sort, { limit, offset, after: null })),
 
+  /** An export batch: the table's rows without the edit/delete flags. */
   batch: (f: ListFilter, date: ResolvedDate, sort: ListSort, after: ListKey | null, size: number) =>
-    rowsQuery(idQuery(f, date, sort, { limit: size, offset: 0, after })),
+    sort.name === 'date' || sort.name === 'numeroBac'
+      ? directBatch(f, date, sort, after, size)
+      : rowsQuery(idQuery(f, date, sort, { limit: size, offset: 0, after }), false),
 
   count(f: ListFilter, date: ResolvedDate): { query: RawBuilder<{ count: number }>; capped: boolean } {
     if (!date && f.typeBac === undefined && f.numeroBac === undefined) {
@@ -238,7 +269,7 @@ export function createInterventionsAdminRepository(db: Db) {
      * sort key of the previous batch's last row (one short indexed query per batch, whatever
      * the depth; one batch in memory; no transaction held while the client downloads).
      */
-    async *batches(f: ListFilter, sort: ListSort, size = 500): AsyncGenerator<InterventionListRecord[]> {
+    async *batches(f: ListFilter, sort: ListSort, size = 1000): AsyncGenerator<InterventionListRecord[]> {
       const date = await resolveDate(f);
       if (date?.kind === 'none') return;
       let after: ListKey | null = null;
