@@ -596,7 +596,12 @@ async function describe(db: Db, name: DatasetName, buildSeconds: number): Promis
 async function migrateExisting(db: Db, label: string, say: (line: string) => void) {
   try {
     const applied = await migrate(db);
-    if (applied.length) say(`      ${label}: migrations ${applied.join(', ')} applied to the existing data`);
+    if (applied.length) {
+      say(`      ${label}: migrations ${applied.join(', ')} applied to the existing data`);
+      // As autovacuum would soon after, on a live database: statistics for the new indexes, and
+      // the visibility map that index-only scans rely on.
+      await sql.raw('VACUUM ANALYZE').execute(db);
+    }
     await recordMigrationHashes(db);
   } catch (e) {
     say(`      ${label}: MIGRATIONS FAILED, benching the schema as it stands: ${(e as Error).message}`);

@@ -170,6 +170,8 @@ export interface Database {
   intervention_stats_mois_intervenant: StatsLevel & { intervenant_id: number };
   /** The whole network in 16 stripes (bande = site_id % 16). */
   intervention_stats_mois_reseau: StatsLevel & { bande: number };
+  /** Interventions per site and Paris month, all actions (migration 012, kept by the same triggers). */
+  intervention_stats_site_mois: { mois: Date; site_id: number; nb: number; quantite: number };
 }
 
 interface StatsLevel {

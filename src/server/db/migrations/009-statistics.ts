@@ -18,8 +18,15 @@
 
 const STRIPES = 16;
 
+/** A summary: its table, key columns, and how each key is computed from a transition table's rows. */
+export interface StatsLevel {
+  table: string;
+  keys: string[];
+  from: string[];
+}
+
 /** Key columns of each summary, as computed from a transition table's rows. */
-const LEVELS = [
+export const LEVELS: StatsLevel[] = [
   { table: 'intervention_stats_mois', keys: ['type_action_id', 'mois', 'site_id', 'intervenant_id'], from: ['type_action_id', 'stats_mois(date)', 'site_id', 'intervenant_id'] },
   { table: 'intervention_stats_mois_intervenant', keys: ['type_action_id', 'mois', 'intervenant_id'], from: ['type_action_id', 'stats_mois(date)', 'intervenant_id'] },
   { table: 'intervention_stats_mois_reseau', keys: ['type_action_id', 'mois', 'bande'], from: ['type_action_id', 'stats_mois(date)', `site_id % ${STRIPES}`] },
@@ -29,8 +36,8 @@ const LEVELS = [
  * Adds the signed rows of `deltas` (columns type_action_id, date, site_id, intervenant_id,
  * n, q) to every summary, then drops the rows of `touched` (a transition table) that fell to zero.
  */
-function apply(deltas: string, touched: string | null): string {
-  const parts = LEVELS.map((l) => {
+export function apply(deltas: string, touched: string | null, levels: StatsLevel[] = LEVELS): string {
+  const parts = levels.map((l) => {
     const cols = l.keys.join(', ');
     const groups = l.keys.map((_, i) => i + 1).join(', ');
     return `  INSERT INTO ${l.table} AS s (${cols}, nb, quantite)
@@ -48,8 +55,8 @@ ${
   return parts.join('');
 }
 
-const NEW_ROWS = `SELECT type_action_id, date, site_id, intervenant_id, 1 AS n, coalesce(valeur_nombre, 0) AS q FROM new_rows`;
-const OLD_ROWS = `SELECT type_action_id, date, site_id, intervenant_id, -1 AS n, -coalesce(valeur_nombre, 0) AS q FROM old_rows`;
+export const NEW_ROWS = `SELECT type_action_id, date, site_id, intervenant_id, 1 AS n, coalesce(valeur_nombre, 0) AS q FROM new_rows`;
+export const OLD_ROWS = `SELECT type_action_id, date, site_id, intervenant_id, -1 AS n, -coalesce(valeur_nombre, 0) AS q FROM old_rows`;
 
 const table = (name: string, keys: string) => `
 CREATE TABLE ${name} (

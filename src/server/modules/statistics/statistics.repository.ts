@@ -81,9 +81,31 @@ export function createStatisticsRepository(db: Db) {
 
     /**
      * Every site in code order, `batchSize` at a time, with its twelve monthly figures for the
-     * kind: the number of interventions for 'all', litres for the others.
+     * kind: the number of interventions for 'all', litres for the others. The figures of every
+     * site come from one query first (at most twelve per site; for a series, the summary's
+     * primary key walks that action's year once, where per-batch lists of sites read every
+     * action of those sites); the sites then follow in batches.
      */
     async *exportBatches(kind: ExportKind, annee: number, batchSize = 500): AsyncGenerator<SiteExportRow[]> {
+      // The count of every action comes from the per-site-month totals (migration 012).
+      const figures =
+        kind === 'all'
+          ? await sql<{ site_id: number; m: number; v: number }>`
+              SELECT s.site_id, extract(month FROM s.mois)::int AS m, s.nb::float8 AS v
+                FROM intervention_stats_site_mois s
+               WHERE s.mois >= ${yearStart(annee)} AND s.mois < ${yearEnd(annee)}`.execute(db)
+          : await sql<{ site_id: number; m: number; v: number }>`
+              SELECT s.site_id, extract(month FROM s.mois)::int AS m, sum(s.quantite)::float8 AS v
+                FROM intervention_stats_mois s
+               WHERE s.mois >= ${yearStart(annee)} AND s.mois < ${yearEnd(annee)}
+                 AND ${actionFilter(kind)}
+               GROUP BY 1, 2`.execute(db);
+      const bySite = new Map<number, number[]>();
+      for (const f of figures.rows) {
+        const months = bySite.get(f.site_id) ?? new Array<number>(12).fill(0);
+        months[f.m - 1] = f.v;
+        bySite.set(f.site_id, months);
+      }
       let after = '';
       for (;;) {
         const sites = await db
@@ -94,20 +116,6 @@ export function createStatisticsRepository(db: Db) {
           .limit(batchSize)
           .execute();
         if (sites.length === 0) return;
-        const figures = await sql<{ site_id: number; m: number; v: number }>`
-          SELECT s.site_id, extract(month FROM s.mois)::int AS m,
-                 ${kind === 'all' ? sql`sum(s.nb)` : sql`sum(s.quantite)`}::float8 AS v
-            FROM intervention_stats_mois s
-           WHERE s.site_id = ANY(${sites.map((s) => s.id)}::int[])
-             AND s.mois >= ${yearStart(annee)} AND s.mois < ${yearEnd(annee)}
-             AND ${actionFilter(kind)}
-           GROUP BY 1, 2`.execute(db);
-        const bySite = new Map<number, number[]>();
-        for (const f of figures.rows) {
-          const months = bySite.get(f.site_id) ?? new Array<number>(12).fill(0);
-          months[f.m - 1] = f.v;
-          bySite.set(f.site_id, months);
-        }
         yield sites.map((s) => {
           const months = bySite.get(s.id) ?? new Array<number>(12).fill(0);
           return { code: s.code, nom: s.nom, ville: s.ville, months, total: months.reduce((a, b) => a + b, 0) };

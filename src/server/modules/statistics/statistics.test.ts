@@ -109,6 +109,12 @@ describe.each(TEST_DRIVERS)('statistics (%s)', (driver) => {
       const total = await sql<{ a: number; b: number }>`SELECT (SELECT count(*)::int FROM intervention) AS a, (SELECT coalesce(sum(nb), 0)::int FROM ${sql.raw(table)}) AS b`.execute(ctx.db);
       expect(total.rows[0].b, table).toBe(total.rows[0].a);
     }
+    // The per-site monthly totals of the 'all' export.
+    const siteMonths = await sql<{ n: number }>`
+      WITH recount AS (SELECT date_trunc('month', date AT TIME ZONE 'Europe/Paris')::date AS mois, site_id, count(*)::int AS nb FROM intervention GROUP BY 1, 2),
+      summary AS (SELECT mois, site_id, nb FROM intervention_stats_site_mois)
+      SELECT count(*)::int AS n FROM ((SELECT * FROM recount EXCEPT SELECT * FROM summary) UNION ALL (SELECT * FROM summary EXCEPT SELECT * FROM recount)) d`.execute(ctx.db);
+    expect(siteMonths.rows[0].n, 'intervention_stats_site_mois').toBe(0);
   }
 
   beforeAll(async () => {
@@ -286,7 +292,7 @@ describe.each(TEST_DRIVERS)('statistics (%s)', (driver) => {
     // Every row gone: the summary is empty and the years list falls back on the current year.
     await sql`DELETE FROM demande_intervention`.execute(ctx.db);
     await sql`DELETE FROM intervention`.execute(ctx.db);
-    for (const t of ['intervention_stats_mois', 'intervention_stats_mois_intervenant', 'intervention_stats_mois_reseau']) {
+    for (const t of ['intervention_stats_mois', 'intervention_stats_mois_intervenant', 'intervention_stats_mois_reseau', 'intervention_stats_site_mois']) {
       expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.raw(t)}`.execute(ctx.db)).rows[0].n, t).toBe(0);
     }
     const parisYear = Number(new Intl.DateTimeFormat('en', { timeZone: 'Europe/Paris', year: 'numeric' }).format(new Date()));
