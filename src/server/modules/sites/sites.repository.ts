@@ -115,10 +115,12 @@ function conditions(search: string, filter: Filters) {
   const parts: RawBuilder<SqlBool>[] = [];
   // A term of one or two letters, too short for the trigram indexes, finds the words starting
   // with it through the word-start indexes (migration 007); the name and code are part of the
-  // search column, whose index serves the name filter.
+  // search column.
   if (filter.nom) {
     if (!shortWordTerm(filter.nom)) parts.push(containsNormalized(sql`s.nom_code_text`, filter.nom));
-    else parts.push(wordStartsNormalized(sql`s.search_text`, filter.nom), wordStartsIn(sql`s.nom_code_text`, filter.nom));
+    // The name's own word starts (migration 013); the check beside it is kept off the trigram
+    // index (`|| ''`), whose lossy matches would make every candidate row be tested again.
+    else parts.push(sql<SqlBool>`(f_word_starts(s.nom_code_text) @> ARRAY[f_unaccent(lower(${filter.nom}))] AND ${wordStartsIn(sql`(s.nom_code_text || '')`, filter.nom)})`);
   }
   if (filter.adresse) {
     parts.push(shortWordTerm(filter.adresse) ? wordStartsNormalized(sql`s.adresse_text`, filter.adresse) : containsNormalized(sql`s.adresse_text`, filter.adresse));

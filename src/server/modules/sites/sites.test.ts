@@ -354,6 +354,11 @@ describe.each(TEST_DRIVERS)('sites administration (%s)', (driver) => {
     it('filters by name or code without accents or case, by city and status lists, address and type', async () => {
       const names = async (qs: string) => ((await list(qs)).json().sites as { nom: string }[]).map((s) => s.nom);
       expect(await names('filter[nom]=ECOLE eric')).toEqual(['École Éric Tabarly']);
+      // One or two letters: a word of the name (or code) starting with them, never the address.
+      expect(await names('filter[nom]=va')).toEqual(['Jardin du Vallon']);
+      expect(await names('filter[nom]=TA')).toEqual(['École Éric Tabarly']);
+      expect(await names('filter[nom]=é')).toEqual(['École Éric Tabarly']);
+      expect(await names('filter[nom]=al')).toEqual([]);
       const code = (await call('GET', `/api/admin/site/get/${ids.phare}`)).json().code as string;
       expect(await names(`filter[nom]=${code.toLowerCase()}`)).toEqual(['Phare']);
       expect(await names('filter[ville][]=Guipavas&filter[ville][]=Plougastel-Daoulas')).toEqual(['École Éric Tabarly', 'Phare']);
