@@ -1,6 +1,6 @@
 // SQL of the intervention requests: the pending board, the history, the status changes
 // (cancel, schedule) and the request rules table.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Db } from '../../db/client.js';
 import { pageOf } from '../../db/list.js';
@@ -120,22 +120,27 @@ export function createRequestsRepository(db: Db | Kysely<Database>) {
       const nulls = sql`NULLS LAST`;
       const byId = q.sort.direction === 'asc' ? sql`d.id ASC` : sql`d.id DESC`;
       let pageIds: { id: number }[];
-      if (q.sort.name === 'site') {
-        pageIds = await filtered
-          .innerJoin('site as s', 's.id', 'd.site_id')
-          .select('d.id')
-          .orderBy(sql`lower(coalesce(nullif(s.nom, ''), s.code)) ${dir} ${nulls}, ${byId}`)
-          .limit(limit)
-          .offset(offset)
-          .execute();
-      } else if (q.sort.name === 'actionProgrammee') {
-        pageIds = await filtered
-          .innerJoin('type_action as tp', 'tp.id', 'd.type_action_programmee_id')
-          .select('d.id')
-          .orderBy(sql`lower(tp.libelle) ${dir} ${nulls}, ${byId}`)
-          .limit(limit)
-          .offset(offset)
-          .execute();
+      if (q.sort.name === 'site' || q.sort.name === 'actionProgrammee') {
+        // Group by group in label order (sites, or the programmed actions), each group's
+        // requests by id from its (fk, id) index (migration 014), at most a page's depth from
+        // each: the incremental sort stops at the group that fills the page instead of sorting
+        // every request of the history.
+        const groups =
+          q.sort.name === 'site'
+            ? sql`SELECT g.id AS gid, lower(coalesce(nullif(g.nom, ''), g.code)) AS k FROM site g`
+            : sql`SELECT g.id AS gid, lower(g.libelle) AS k FROM type_action g`;
+        const fk = q.sort.name === 'site' ? sql`d.site_id` : sql`d.type_action_programmee_id`;
+        const where: RawBuilder<unknown>[] = [sql`${fk} = o.gid`];
+        if (f.site !== undefined) where.push(sql`d.site_id = ${f.site}`);
+        if (f.statut !== undefined) where.push(sql`d.statut_id = ${f.statut}`);
+        if (f.actionProgrammee !== undefined) where.push(sql`d.type_action_programmee_id = ${f.actionProgrammee}`);
+        const byIdOnly = q.sort.direction === 'asc' ? sql`ASC` : sql`DESC`;
+        pageIds = (
+          await sql<{ id: number }>`SELECT x.id FROM (${groups} ORDER BY 2 ${dir} ${nulls}) o
+            CROSS JOIN LATERAL (SELECT d.id FROM demande_intervention d WHERE ${sql.join(where, sql` AND `)}
+              ORDER BY d.id ${byIdOnly} LIMIT ${offset + limit}) x
+            ORDER BY o.k ${dir} ${nulls}, x.id ${byIdOnly} LIMIT ${limit} OFFSET ${offset}`.execute(db)
+        ).rows;
       } else {
         const column = { dateCreation: sql`d.date_creation`, dateEcheance: sql`d.date_echeance`, statut: sql`d.statut_id`, dateAnnulation: sql`d.date_annulation` }[q.sort.name];
         // date_creation is NOT NULL: a plain ORDER BY lets the (date_creation, id) index serve the page.

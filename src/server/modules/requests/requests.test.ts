@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { TEST_DRIVERS, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
 import { createEquippedSite, createPendingDemande } from '../interventions/test-factories.js';
 
@@ -316,6 +317,46 @@ describe.each(TEST_DRIVERS)('intervention requests API (%s)', (driver) => {
       const asc = await call('GET', `/api/admin/demande/intervention/get/all/by/filters?filter[site]=${s.id}&sort[name]=dateCreation&sort[direction]=asc&rowsPerPage=5`, provider.cookie);
       expect(asc.json().demandesInterventions.map((r: { id: number }) => r.id)).toEqual([older, newer]);
       expect((await call('GET', '/api/admin/demande/intervention/get/all/by/filters?filter[statut]=2', provider.cookie)).statusCode).toBe(400);
+    });
+
+    it('pages the history by site name or by programmed action in the order of a full sort, ties by id, with filters', async () => {
+      // Two sites of the same name (their requests interleave by id), and another one.
+      const a = await createEquippedSite(ctx.db);
+      const b = await createEquippedSite(ctx.db);
+      const c = await createEquippedSite(ctx.db);
+      await ctx.db.updateTable('site').set({ nom: 'Zéphyr commun' }).where('id', 'in', [a.id, b.id]).execute();
+      await ctx.db.updateTable('site').set({ nom: 'zéphyr autre' }).where('id', '=', c.id).execute();
+      for (let i = 0; i < 4; i++) for (const x of [a, b, c]) await createPendingDemande(ctx.db, x.id, x.apport, 3);
+      const ids = (rows: { id: number }[]) => rows.map((r) => r.id);
+      const reference = async (name: 'site' | 'actionProgrammee', direction: 'asc' | 'desc', statut?: number) => {
+        const dir = sql.raw(direction);
+        const key = name === 'site' ? sql`lower(coalesce(nullif(s.nom, ''), s.code))` : sql`lower(tp.libelle)`;
+        return ids(
+          (
+            await sql<{ id: number }>`SELECT d.id FROM demande_intervention d JOIN site s ON s.id = d.site_id
+              JOIN type_action tp ON tp.id = d.type_action_programmee_id
+              WHERE ${statut === undefined ? sql`true` : sql`d.statut_id = ${statut}`}
+              ORDER BY ${key} ${dir} NULLS LAST, d.id ${dir}`.execute(ctx.db)
+          ).rows,
+        );
+      };
+      for (const name of ['site', 'actionProgrammee'] as const) {
+        for (const direction of ['asc', 'desc'] as const) {
+          for (const statut of [undefined, 3]) {
+            const expected = await reference(name, direction, statut);
+            const got: number[] = [];
+            for (let page = 0; got.length < expected.length; page++) {
+              const url = `/api/admin/demande/intervention/get/all/by/filters?sort[name]=${name}&sort[direction]=${direction}&rowsPerPage=5&page=${page}${statut ? `&filter[statut]=${statut}` : ''}`;
+              const res = await call('GET', url, provider.cookie);
+              expect(res.statusCode).toBe(200);
+              const rows = ids(res.json().demandesInterventions);
+              if (rows.length === 0) break;
+              got.push(...rows);
+            }
+            expect(got, `${name} ${direction} ${statut ?? ''}`).toEqual(expected);
+          }
+        }
+      }
     });
 
     it('links one intervention when two phones process the same request at once, and refuses the other', async () => {
