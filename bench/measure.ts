@@ -635,23 +635,34 @@ async function loadBench(dbUrl: string, info: DatasetInfo, client: pg.Client, wa
     out.rssIdleMb = rssOf(app.proc.pid);
     out.startMs = Math.round(app.readyMs);
     if (want('load')) {
-      const duration = 10;
-      const bare = await cannon('bare Fastify {hello}', `${bareSrv.url}/`, { duration, connections: 20 });
-      const pub = await cannon('/api/app/info/get', `${app.url}/api/app/info/get`, { duration, connections: 20 });
-      const auth = await cannon('/api/logged (session)', `${app.url}/api/logged`, { duration, connections: 20, cookie });
-      pub.ratioToBare = Math.round((pub.reqPerSec / bare.reqPerSec) * 1000) / 1000;
-      pub.target = 0.6;
-      pub.ok = pub.ratioToBare >= 0.6 && pub.non2xx === 0;
-      auth.ratioToBare = Math.round((auth.reqPerSec / bare.reqPerSec) * 1000) / 1000;
-      auth.target = 0.5;
-      auth.ok = auth.ratioToBare >= 0.5 && auth.non2xx === 0;
-      out.throughput = [bare, pub, auth];
-      console.log(`\n      load (20 connections, ${duration} s each)`);
-      for (const r of [bare, pub, auth])
-        console.log(
-          `      ${r.name.padEnd(26)} ${String(r.reqPerSec).padStart(7)} req/s  p50 ${r.p50} ms  p90 ${r.p90} ms  p99 ${r.p99} ms  errors ${r.errors} non-2xx ${r.non2xx}` +
-            (r.ratioToBare === undefined ? '' : `  ${(r.ratioToBare * 100).toFixed(0)}% of bare (target ${r.target! * 100}%) ${r.ok ? 'ok' : 'MISS'}`),
-        );
+      // Three rounds of the three routes, 5 s each, interleaved: on a shared 2-core machine one
+      // 10-s run of each in turn gave the bare route anywhere from 37,000 to 68,000 req/s. Each
+      // round's ratios compare runs seconds apart; the median round is the figure.
+      const duration = 5;
+      const rounds: { bare: LoadResult; pub: LoadResult; auth: LoadResult }[] = [];
+      for (let round = 0; round < 3; round++) {
+        const bare = await cannon('bare Fastify {hello}', `${bareSrv.url}/`, { duration, connections: 20 });
+        const pub = await cannon('/api/app/info/get', `${app.url}/api/app/info/get`, { duration, connections: 20 });
+        const auth = await cannon('/api/logged (session)', `${app.url}/api/logged`, { duration, connections: 20, cookie });
+        pub.ratioToBare = Math.round((pub.reqPerSec / bare.reqPerSec) * 1000) / 1000;
+        auth.ratioToBare = Math.round((auth.reqPerSec / bare.reqPerSec) * 1000) / 1000;
+        rounds.push({ bare, pub, auth });
+      }
+      const median = (key: 'pub' | 'auth') => [...rounds].sort((a, b) => a[key].ratioToBare! - b[key].ratioToBare!)[1][key];
+      const pub = { ...median('pub'), target: 0.6 };
+      pub.ok = pub.ratioToBare! >= 0.6 && rounds.every((r) => r.pub.non2xx === 0);
+      const auth = { ...median('auth'), target: 0.5 };
+      auth.ok = auth.ratioToBare! >= 0.5 && rounds.every((r) => r.auth.non2xx === 0);
+      out.throughput = { rounds, medianPublic: pub, medianAuthenticated: auth };
+      console.log(`\n      load (20 connections, 3 rounds of ${duration} s per route)`);
+      for (const [i, r] of rounds.entries())
+        for (const x of [r.bare, r.pub, r.auth])
+          console.log(
+            `      round ${i + 1} ${x.name.padEnd(26)} ${String(x.reqPerSec).padStart(7)} req/s  p50 ${x.p50} ms  p90 ${x.p90} ms  p99 ${x.p99} ms  errors ${x.errors} non-2xx ${x.non2xx}` +
+              (x.ratioToBare === undefined ? '' : `  ${(x.ratioToBare * 100).toFixed(0)}% of bare`),
+          );
+      for (const x of [pub, auth])
+        console.log(`      median round: ${x.name} ${(x.ratioToBare! * 100).toFixed(0)}% of bare (target ${x.target * 100}%) ${x.ok ? 'ok' : 'MISS'}`);
     }
     if (want('submissions')) {
       const s = await submissions(app.url, cookie, client, 20, 10);

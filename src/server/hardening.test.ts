@@ -144,12 +144,12 @@ describe('security headers and caching', () => {
       const res = await http.app.inject({ url });
       expect(res.headers['strict-transport-security']).toBeUndefined();
       expect(String(res.headers['content-security-policy'])).not.toContain('upgrade-insecure-requests');
-      expect(String(res.headers['content-security-policy'])).toContain("default-src 'self'");
     }
+    expect(String((await http.app.inject({ url: '/login' })).headers['content-security-policy'])).toContain("default-src 'self'");
   });
 
-  it('sends the same protective headers on pages, assets, API answers and errors', async () => {
-    for (const url of ['/', '/login', '/assets/app-abc123.js', '/api/logged', '/api/inconnu']) {
+  it('sends the page protections on pages, assets and the web app fallback', async () => {
+    for (const url of ['/', '/login', '/assets/app-abc123.js', '/page/inconnue']) {
       const res = await http.app.inject({ url });
       expect(res.headers).toMatchObject({
         'x-content-type-options': 'nosniff',
@@ -163,10 +163,25 @@ describe('security headers and caching', () => {
     }
   });
 
-  it('sends both when PUBLIC_URL is https', async () => {
+  it('sends API answers and errors the protections that apply to data: no sniffing, no framing, no other origin, nothing loadable', async () => {
+    for (const url of ['/api/logged', '/api/inconnu', '/api/app/info/get']) {
+      const res = await http.app.inject({ url });
+      expect(res.headers).toMatchObject({
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'DENY',
+        'referrer-policy': 'no-referrer',
+        'cross-origin-resource-policy': 'same-origin',
+        'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      });
+    }
+  });
+
+  it('sends both when PUBLIC_URL is https, and HSTS on API answers too', async () => {
     const res = await https.app.inject({ url: '/login' });
     expect(res.headers['strict-transport-security']).toBe('max-age=15552000');
     expect(String(res.headers['content-security-policy'])).toContain('upgrade-insecure-requests');
+    expect((await https.app.inject({ url: '/api/logged' })).headers['strict-transport-security']).toBe('max-age=15552000');
   });
 
   it('forbids caching of every API answer, errors included, and leaves the web app its own rules', async () => {

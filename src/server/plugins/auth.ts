@@ -137,14 +137,15 @@ export default fp<{ db: Db; secureCookies: boolean; publicUrl?: string; changes?
   async function loadSession(request: FastifyRequest) {
     const token = request.cookies[SESSION_COOKIE];
     if (!token) return;
-    const idHash = hashToken(token);
-    const cached = cache?.get(idHash);
+    // Kept by the cookie's own value, so that a known session costs not even its hash.
+    const cached = cache?.get(token);
     if (cached) {
-      if (Date.now() - cached.lastSeenAt > TOUCH_AFTER_MS) await touch(request, idHash, token, cached.user.id, cached);
-      request.sessionHash = idHash;
+      if (Date.now() - cached.lastSeenAt > TOUCH_AFTER_MS) await touch(request, cached.idHash, token, cached.user.id, cached);
+      request.sessionHash = cached.idHash;
       request.user = cached.user;
       return;
     }
+    const idHash = hashToken(token);
     const generation = cache?.generation;
     // One round trip: the session, its account and the account's role codes. A logout, a
     // deactivation or a role change drops the cached copies at once (see SessionCache).
@@ -177,9 +178,9 @@ export default fp<{ db: Db; secureCookies: boolean; publicUrl?: string; changes?
       prenom: row.prenom,
       roles: Object.freeze([...row.roles]) as string[],
     });
-    const entry = { user, lastSeenAt: new Date(row.last_seen_at).getTime(), expiresAt: new Date(row.expires_at).getTime() };
+    const entry = { idHash, user, lastSeenAt: new Date(row.last_seen_at).getTime(), expiresAt: new Date(row.expires_at).getTime() };
     if (Date.now() - entry.lastSeenAt > TOUCH_AFTER_MS) await touch(request, idHash, token, row.id, entry);
-    cache?.set(idHash, entry, generation!);
+    cache?.set(token, entry, generation!);
     request.sessionHash = idHash;
     request.user = user;
   }

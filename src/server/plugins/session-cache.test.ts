@@ -11,7 +11,7 @@ import { SessionCache, type CachedSession } from './session-cache.js';
 import type { CurrentUser } from './auth.js';
 
 const user = (id: number): CurrentUser => ({ id, kind: 'user', username: `u${id}@exemple.fr`, nom: 'NOM', prenom: null, roles: ['ROLE_USER'] });
-const entry = (id: number, expiresIn = 60_000): CachedSession => ({ user: user(id), lastSeenAt: Date.now(), expiresAt: Date.now() + expiresIn });
+const entry = (id: number, expiresIn = 60_000): CachedSession => ({ idHash: `hash${id}`, user: user(id), lastSeenAt: Date.now(), expiresAt: Date.now() + expiresIn });
 
 describe('which statements change who is logged in', () => {
   it.each([

@@ -11,6 +11,8 @@ import type { AuthChangeFeed } from '../db/auth-changes.js';
 import type { CurrentUser } from './auth.js';
 
 export interface CachedSession {
+  /** The session's key in the database (the cookie value's hash). */
+  idHash: string;
   user: CurrentUser;
   lastSeenAt: number;
   expiresAt: number;
@@ -40,24 +42,25 @@ export class SessionCache {
     return this.entries.size;
   }
 
-  get(idHash: string): CachedSession | undefined {
+  get(token: string): CachedSession | undefined {
     if (!this.feed.live) return undefined;
-    const entry = this.entries.get(idHash);
+    const entry = this.entries.get(token);
     if (!entry) return undefined;
     if (entry.expiresAt <= Date.now()) {
-      this.entries.delete(idHash);
+      this.entries.delete(token);
       return undefined;
     }
     return entry;
   }
 
-  set(idHash: string, entry: CachedSession, readAt: number) {
+  /** `token`: the cookie's value (kept in memory only, like every request's cookie). */
+  set(token: string, entry: CachedSession, readAt: number) {
     if (!this.feed.live || readAt !== this.gen) return;
-    if (this.entries.size >= this.max && !this.entries.has(idHash)) {
+    if (this.entries.size >= this.max && !this.entries.has(token)) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(idHash, entry);
+    this.entries.set(token, entry);
   }
 
   invalidate() {
