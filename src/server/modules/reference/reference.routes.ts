@@ -21,10 +21,12 @@ export default async function referenceRoutes(fastify: FastifyInstance, deps: Ap
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const repo = createReferenceRepository(deps.db);
 
-  app.get('/app/info/get', { schema: { response: { 200: appInfoSchema } } }, async () => ({
-    appName: deps.config.APP_NAME,
-    contact: deps.config.APP_CONTACT,
-  }));
+  // Constant for the life of the process: checked against its schema and serialized once, at
+  // start, rather than on each of the many calls every screen makes.
+  const appInfo = JSON.stringify(appInfoSchema.parse({ appName: deps.config.APP_NAME, contact: deps.config.APP_CONTACT }));
+  fastify.get('/app/info/get', { schema: { response: { 200: appInfoSchema } } }, (_request, reply) => {
+    void reply.type('application/json; charset=utf-8').send(appInfo);
+  });
   app.get('/typeUser/get/all', { schema: { response: { 200: z.array(idLibelleSchema) } } }, () => repo.typeUsers());
   app.get('/typeAction/get/all', { schema: { response: { 200: z.array(typeActionSchema) } } }, () => repo.typeActions());
   app.get('/typeActionConstante/get/all', { schema: { response: { 200: z.array(typeActionConstanteSchema) } } }, () => repo.typeActionConstantes());
