@@ -9,6 +9,7 @@ import errorsPlugin from './plugins/errors.js';
 import authPlugin from './plugins/auth.js';
 import webPlugin from './plugins/web.js';
 import apiRoutes from './routes.js';
+import openapiPlugin from './plugins/openapi.js';
 
 export type { AppConfig, AppDeps } from './deps.js';
 
@@ -121,6 +122,8 @@ export async function createApp(deps: AppDeps, fastifyOptions: FastifyServerOpti
   await app.register(errorsPlugin, { spaIndex: deps.config.webDir ? path.join(deps.config.webDir, 'index.html') : undefined });
   await app.register(authPlugin, { db: deps.db, changes: deps.authChanges, secureCookies: deps.config.secureCookies, publicUrl: deps.config.publicUrl });
 
+  // Before the routes: it documents each route as it is added.
+  await app.register(openapiPlugin);
   await app.register(apiRoutes, { prefix: '/api', ...deps });
 
   // GET /logout is a browser navigation (spec.md section 7): end the session, back to /login.

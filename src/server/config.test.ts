@@ -81,6 +81,22 @@ describe('configuration from the environment', () => {
     expect(failure({ ADMIN_EMAIL: 'admin' })).toContain('ADMIN_EMAIL doit être une adresse e-mail');
   });
 
+  it('defaults the statement limit to 15 s, the alerts to 06:30 and the open-data publisher to Brest Métropole', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ DB_STATEMENT_TIMEOUT: 15, ALERTS_AT: '06:30', OPEN_DATA_NAME: 'Brest Métropole', OPEN_DATA_SIREN: '242900314' });
+    expect(c.TLS_CERT).toBeUndefined();
+    expect(loadConfig({ ALERTS_AT: 'off', DB_STATEMENT_TIMEOUT: '30' })).toMatchObject({ ALERTS_AT: 'off', DB_STATEMENT_TIMEOUT: 30 });
+  });
+
+  it('stops on a bad statement limit, alerts hour or SIREN, and on a TLS certificate without its key', () => {
+    expect(failure({ DB_STATEMENT_TIMEOUT: '0' })).toContain('DB_STATEMENT_TIMEOUT doit être un nombre de secondes entre 1 et 3600');
+    expect(failure({ DB_STATEMENT_TIMEOUT: '1.5' })).toContain('DB_STATEMENT_TIMEOUT doit');
+    expect(failure({ ALERTS_AT: '25:00' })).toContain('ALERTS_AT doit être une heure HH:MM');
+    expect(failure({ OPEN_DATA_SIREN: '1234' })).toContain('OPEN_DATA_SIREN doit être un SIREN de 9 chiffres');
+    expect(failure({ TLS_CERT: 'package.json' })).toContain('TLS_CERT et TLS_KEY vont ensemble');
+    expect(failure({ TLS_CERT: '/nonexistent/cert.pem', TLS_KEY: '/nonexistent/key.pem' })).toContain('TLS_CERT: le fichier /nonexistent/cert.pem est introuvable');
+  });
+
   it('lists every bad variable at once', () => {
     const msg = failure({ TERRITORY: 'x', PUBLIC_URL: 'y' });
     const lines = msg.split('\n');

@@ -29,6 +29,7 @@ const territorySchema = z
 
 const PORT_MESSAGE = 'PORT doit être un numéro de port entre 0 et 65535';
 const HOST_MESSAGE = 'HOST doit être une adresse IP ou un nom d’hôte (ex. 127.0.0.1 ou 0.0.0.0)';
+const DB_TIMEOUT_MESSAGE = 'DB_STATEMENT_TIMEOUT doit être un nombre de secondes entre 1 et 3600';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const TRUST_PROXY_MESSAGE =
@@ -117,6 +118,30 @@ export const configSchema = z.object({
   LOG_LEVEL: optionalString.pipe(
     z.enum(LOG_LEVELS, { message: `LOG_LEVEL doit valoir l’un de : ${LOG_LEVELS.join(', ')}` }).default('info'),
   ),
+  /** Longest a statement may run, in seconds, before the request answers 503 (exports have their own limit). */
+  DB_STATEMENT_TIMEOUT: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d{1,4}$/, { message: DB_TIMEOUT_MESSAGE })
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= 3600, { message: DB_TIMEOUT_MESSAGE })
+      .default(15),
+  ),
+  /** Paris time of the daily alerts run, or off. */
+  ALERTS_AT: optionalString.pipe(
+    z
+      .string()
+      .regex(/^(off|([01]\d|2[0-3]):[0-5]\d)$/, { message: 'ALERTS_AT doit être une heure HH:MM (heure de Paris, ex. 06:30) ou off' })
+      .default('06:30'),
+  ),
+  /** The collectivity that publishes the open data (its name and SIREN). */
+  OPEN_DATA_NAME: text('OPEN_DATA_NAME', 'Brest Métropole', 120),
+  OPEN_DATA_SIREN: optionalString.pipe(
+    z.string().regex(/^\d{9}$/, { message: 'OPEN_DATA_SIREN doit être un SIREN de 9 chiffres' }).default('242900314'),
+  ),
+  /** PEM certificate chain and private key: both set, the server speaks HTTPS itself. */
+  TLS_CERT: optionalString,
+  TLS_KEY: optionalString,
 });
 
 export type RawConfig = z.infer<typeof configSchema>;
@@ -145,6 +170,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(raw.DATA_DIR);
   if (fs.existsSync(dataDir) && !fs.statSync(dataDir).isDirectory()) {
     throw new ConfigError(`Configuration invalide :\n  DATA_DIR: DATA_DIR doit être un dossier (${dataDir} est un fichier)`);
+  }
+  if ((raw.TLS_CERT === undefined) !== (raw.TLS_KEY === undefined)) {
+    throw new ConfigError('Configuration invalide :\n  TLS_CERT: TLS_CERT et TLS_KEY vont ensemble (le certificat et sa clé privée, fichiers PEM)');
+  }
+  for (const name of ['TLS_CERT', 'TLS_KEY'] as const) {
+    const file = raw[name];
+    if (file !== undefined && !fs.existsSync(file)) throw new ConfigError(`Configuration invalide :\n  ${name}: le fichier ${file} est introuvable`);
   }
   const publicUrl = (raw.PUBLIC_URL ?? `http://${urlHost(raw.HOST)}:${raw.PORT}`).replace(/\/$/, '');
   return {

@@ -5,7 +5,8 @@ import type { Mailer } from './mailer.js';
 import type { Config } from './config.js';
 import type { AuthChangeFeed } from './db/auth-changes.js';
 
-export type AppConfig = Pick<Config, 'APP_NAME' | 'APP_CONTACT' | 'publicUrl' | 'secureCookies' | 'TERRITORY'> & {
+export type AppConfig = Pick<Config, 'APP_NAME' | 'APP_CONTACT' | 'publicUrl' | 'secureCookies' | 'TERRITORY'> &
+  Partial<Pick<Config, 'ALERTS_AT' | 'OPEN_DATA_NAME' | 'OPEN_DATA_SIREN'>> & {
   /** Directory of the built web app; absent: API only. */
   webDir?: string;
   /** Proxies whose X-Forwarded-For is believed (config.ts); absent: none, the peer's address counts. */

@@ -15,6 +15,10 @@ import interventionsRoutes from './modules/interventions/interventions.routes.js
 import requestsRoutes from './modules/requests/requests.routes.js';
 import statisticsRoutes from './modules/statistics/statistics.routes.js';
 import healthRoutes from './modules/health/health.routes.js';
+import alertsRoutes from './modules/alerts/alerts.routes.js';
+import yearlyReportRoutes from './modules/yearly-report/yearly-report.routes.js';
+import photosRoutes from './modules/photos/photos.routes.js';
+import publicSitesRoutes from './modules/public-sites/public-sites.routes.js';
 
 export default async function apiRoutes(api: FastifyInstance, opts: AppDeps & { prefix?: string }) {
   // The prefix is this plugin's own; the modules get the dependencies only.
@@ -32,4 +36,8 @@ export default async function apiRoutes(api: FastifyInstance, opts: AppDeps & { 
   await api.register(requestsRoutes, deps);
   await api.register(statisticsRoutes, deps);
   await api.register(healthRoutes, deps);
+  await api.register(alertsRoutes, deps);
+  await api.register(yearlyReportRoutes, deps);
+  await api.register(photosRoutes, deps);
+  await api.register(publicSitesRoutes, deps);
 }

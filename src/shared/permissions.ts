@@ -33,6 +33,14 @@ export const PERMISSIONS = {
   'role.manage': ['ROLE_ADMIN', 'ROLE_ADMIN_ROLE'],
   'composter.manage': ['ROLE_ADMIN', 'ROLE_ADMIN_COMPOSTEUR'],
   'stats.view': ['ROLE_ADMIN', 'ROLE_ADMIN_USER', 'ROLE_ADMIN_ROLE', 'ROLE_ADMIN_SITE', 'ROLE_ADMIN_COMPOSTEUR', 'ROLE_ADMIN_UPDATE', 'ROLE_ADMIN_DELETE'],
+  /** Alert thresholds and the run of the daily alerts job. */
+  'alert.settings': ['ROLE_ADMIN'],
+  /** The open alerts of what the user follows: all for ROLE_ADMIN, requests for providers, their sites for referents. */
+  'alert.view': ['ROLE_ADMIN', 'ROLE_PRESTATAIRE', 'ROLE_USER'],
+  /** The yearly report of the programme and of each site. */
+  'report.yearly': ['ROLE_ADMIN', 'ROLE_ADMIN_SITE'],
+  /** Anonymous reports of a site: ROLE_ADMIN, and referents on their own sites. */
+  'signalement.handle': ['ROLE_ADMIN', 'ROLE_USER'],
   /** Reference lists under /api/admin used by every logged-in screen (years, statuses, active sites). */
   'reference.read': ROLES as unknown as Role[],
 } as const satisfies Record<string, readonly Role[]>;
@@ -78,6 +86,9 @@ export const NAV_ENTRIES: readonly NavEntry[] = [
   { label: 'Interventions', path: '/admin/interventions', roles: ['ROLE_ADMIN', 'ROLE_ADMIN_SITE'] },
   { label: 'Règles des demandes', path: '/admin/demande/regles', roles: ['ROLE_ADMIN'] },
   { label: 'Roles', path: '/admin/role', roles: ['ROLE_ADMIN', 'ROLE_ADMIN_ROLE'] },
+  { label: 'Alertes', path: '/admin/alertes', roles: ['ROLE_ADMIN', 'ROLE_PRESTATAIRE', 'ROLE_USER'] },
+  { label: "Seuils d'alerte", path: '/admin/alertes/seuils', roles: ['ROLE_ADMIN'] },
+  { label: 'Rapport annuel', path: '/admin/rapport', roles: ['ROLE_ADMIN', 'ROLE_ADMIN_SITE'] },
   { label: 'Statistiques', path: '/admin/stats', roles: ['ROLE_ADMIN', 'ROLE_ADMIN_USER', 'ROLE_ADMIN_ROLE', 'ROLE_ADMIN_SITE', 'ROLE_ADMIN_COMPOSTEUR'] },
 ];
 

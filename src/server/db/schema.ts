@@ -1,5 +1,8 @@
 // Kysely table types, mirroring migrations/. Generated columns are Generated<>.
 import type { ColumnType, Generated } from 'kysely';
+import type { AlertsTables } from './schema-alerts.js';
+import type { PhotosTables } from './schema-photos.js';
+import type { PublicSitesTables } from './schema-public-sites.js';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type DefaultTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -21,7 +24,7 @@ export interface AccountTable {
   created_at: DefaultTimestamp;
 }
 
-export interface Database {
+export interface Database extends AlertsTables, PhotosTables, PublicSitesTables {
   type_user: { id: number; libelle: string };
   role: { id: number; code: string; libelle: string };
   type_bac: { id: number; libelle: string };

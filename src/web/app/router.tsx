@@ -13,12 +13,15 @@ import { rolesRoutes } from '../modules/roles/roles.routes';
 import { siteTypesRoutes } from '../modules/site-types/site-types.routes';
 import { sitesRoutes } from '../modules/sites/sites.routes';
 import { usersRoutes } from '../modules/users/users.routes';
+import { alertsRoutes } from '../modules/alerts/alerts.routes';
+import { yearlyReportRoutes } from '../modules/yearly-report/yearly-report.routes';
+import { publicSitesRoutes } from '../modules/public-sites/public-sites.routes';
 import { buildRoutes, type RouteGroups } from './build-routes';
 
 export const ROUTE_GROUPS: RouteGroups = {
   // The public interventions list comes first: spec.md checks it before the others.
-  publicRoutes: [...interventionsPublicRoutes, ...accountRoutes],
-  loggedRoutes: [...usersRoutes, ...rolesRoutes, ...compostersRoutes, ...siteTypesRoutes, ...sitesRoutes, ...interventionsRoutes, ...interventionsAdminRoutes, ...requestsRoutes, ...statisticsRoutes],
+  publicRoutes: [...interventionsPublicRoutes, ...accountRoutes, ...publicSitesRoutes],
+  loggedRoutes: [...usersRoutes, ...rolesRoutes, ...compostersRoutes, ...siteTypesRoutes, ...sitesRoutes, ...interventionsRoutes, ...interventionsAdminRoutes, ...requestsRoutes, ...statisticsRoutes, ...alertsRoutes, ...yearlyReportRoutes],
 };
 
 export function createAppRouter() {

@@ -1,0 +1,4 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../deps.js';
+
+export default async function yearlyReportRoutes(_app: FastifyInstance, _deps: AppDeps) {}
