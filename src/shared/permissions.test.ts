@@ -42,19 +42,22 @@ describe('drawer entries (spec.md section 2 "Layout")', () => {
       ['Interventions', '/admin/interventions'],
       ['Règles des demandes', '/admin/demande/regles'],
       ['Roles', '/admin/role'],
+      ['Alertes', '/admin/alertes'],
+      ["Seuils d'alerte", '/admin/alertes/seuils'],
+      ['Rapport annuel', '/admin/rapport'],
       ['Statistiques', '/admin/stats'],
     ]);
   });
 
   it.each<[Role[], string[]]>([
-    [['ROLE_ADMIN'], ['Saisir une intervention', 'Demandes interventions', 'Utilisateurs', 'Sites', 'Composteurs', 'Types de Site', 'Interventions', 'Règles des demandes', 'Roles', 'Statistiques']],
-    [['ROLE_ADMIN_SITE'], ['Saisir une intervention', 'Sites', 'Types de Site', 'Interventions', 'Statistiques']],
+    [['ROLE_ADMIN'], ['Saisir une intervention', 'Demandes interventions', 'Utilisateurs', 'Sites', 'Composteurs', 'Types de Site', 'Interventions', 'Règles des demandes', 'Roles', 'Alertes', "Seuils d'alerte", 'Rapport annuel', 'Statistiques']],
+    [['ROLE_ADMIN_SITE'], ['Saisir une intervention', 'Sites', 'Types de Site', 'Interventions', 'Rapport annuel', 'Statistiques']],
     [['ROLE_ADMIN_USER'], ['Utilisateurs', 'Statistiques']],
     [['ROLE_ADMIN_ROLE'], ['Roles', 'Statistiques']],
     [['ROLE_ADMIN_COMPOSTEUR'], ['Composteurs', 'Statistiques']],
     [['ROLE_ADMIN_UPDATE'], []],
-    [['ROLE_USER'], ['Choix du site']],
-    [['ROLE_PRESTATAIRE'], ['Choix du site', 'Demandes interventions']],
+    [['ROLE_USER'], ['Choix du site', 'Alertes']],
+    [['ROLE_PRESTATAIRE'], ['Choix du site', 'Demandes interventions', 'Alertes']],
     [[], []],
   ])('gives %j the entries %j', (roles, expected) => {
     expect(labels(roles)).toEqual(expected);
