@@ -13,6 +13,24 @@ export const ROLES = [
 ] as const;
 export type Role = (typeof ROLES)[number];
 
+/** What each role code means, in French, shown beside the code wherever roles are listed. */
+export const ROLE_LABELS: Record<Role, string> = {
+  ROLE_ADMIN: 'Administrateur',
+  ROLE_ADMIN_SITE: 'Gestion des sites',
+  ROLE_ADMIN_USER: 'Gestion des utilisateurs externes',
+  ROLE_ADMIN_ROLE: 'Gestion des rôles des agents',
+  ROLE_ADMIN_COMPOSTEUR: 'Gestion des composteurs',
+  ROLE_ADMIN_UPDATE: 'Modification des interventions',
+  ROLE_ADMIN_DELETE: 'Suppression des interventions',
+  ROLE_USER: 'Référent de site',
+  ROLE_PRESTATAIRE: 'Prestataire',
+};
+
+/** 'Administrateur' for ROLE_ADMIN; an unknown code has no label. */
+export function roleLabel(code: string): string | undefined {
+  return (ROLE_LABELS as Record<string, string>)[code];
+}
+
 /** Roles that belong to external users only and are never given to agents. */
 export const EXTERNAL_ROLES: readonly Role[] = ['ROLE_USER', 'ROLE_PRESTATAIRE'];
 

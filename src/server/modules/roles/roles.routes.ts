@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.js';
-import { NotFoundError, ValidationError } from '../../errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import { EXTERNAL_ROLES, type Role } from '../../../shared/permissions.js';
 import { successBodySchema } from '../../../shared/errors.js';
 import {
@@ -50,7 +50,8 @@ export default async function rolesRoutes(fastify: FastifyInstance, deps: AppDep
         const agents = await repo.agentsAmong(trx, ids);
         if (agents.length !== ids.length) throw new ValidationError([{ key: 'agents', error: ROLE_MESSAGES.agentUnknown }]);
         // Someone must still be able to log in as administrator afterwards.
-        if (role.code === 'ROLE_ADMIN' && !agents.some((a) => a.actif)) throw new ValidationError([{ key: 'agents', error: ROLE_MESSAGES.lastAdmin }], ROLE_MESSAGES.lastAdmin);
+        // A conflict with the state of the programme, not a field to correct: 409.
+        if (role.code === 'ROLE_ADMIN' && !agents.some((a) => a.actif)) throw new ConflictError(ROLE_MESSAGES.lastAdmin);
         await repo.replaceAgents(trx, role.id, ids);
       });
       return { status: 'success' as const, message: ROLE_MESSAGES.saved };

@@ -95,11 +95,12 @@ describe.each(TEST_DRIVERS)('roles and agents (%s)', (driver) => {
   it('keeps at least one active administrator', async () => {
     const adminRole = await roleId('ROLE_ADMIN');
     let res = await put(`/api/admin/role/update/${adminRole}`, { agents: [] });
-    expect(res.statusCode).toBe(400);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().status).toBe('error');
     expect(res.json().message).toBe('Impossible de retirer le dernier administrateur (ROLE_ADMIN) : ajoutez d’abord un autre agent actif.');
     const inactive = await createAccount(ctx.db, { kind: 'agent', actif: false });
     res = await put(`/api/admin/role/update/${adminRole}`, { agents: [inactive.id] });
-    expect(res.statusCode).toBe(400);
+    expect(res.statusCode).toBe(409);
     const other = await createAccount(ctx.db, { kind: 'agent' });
     res = await put(`/api/admin/role/update/${adminRole}`, { agents: [admin.id, other.id] });
     expect(res.statusCode).toBe(200);

@@ -72,6 +72,19 @@ describe('login', () => {
     expect(within(screen.getByRole('navigation', { name: 'Menu principal' })).getByRole('link', { name: 'Sites' })).toBeInTheDocument();
   });
 
+  it('tells an account without a role to contact an administrator, ends its session and stays on the login page', async () => {
+    const api = mockApi({
+      'POST /api/login': reply(200, { status: 'success', user: { id: 3, username: 'n@x.fr', nom: 'N', prenom: 'N', roles: [] } }),
+      'GET /logout': reply(302),
+    });
+    const { router } = open('/login');
+    await fillLogin('n@x.fr', 'motdepasse');
+    expect(await screen.findByRole('alert')).toHaveTextContent("Votre compte n'a pas encore de rôle : contactez un administrateur.");
+    expect(router.state.location.pathname).toBe('/login');
+    expect(api.callsTo('GET', '/logout')).toHaveLength(1);
+    expect(screen.queryByRole('navigation', { name: 'Menu principal' })).toBeNull();
+  });
+
   it('returns to the screen a visitor was sent away from', async () => {
     mockApi({ 'POST /api/login': reply(200, { status: 'success', user: { id: 2, username: 'r@x.fr', nom: 'R', prenom: 'R', roles: ['ROLE_USER'] } }) });
     const { router } = open('/admin/fiche/site/12?cellule=3');

@@ -20,6 +20,7 @@ function readFlash(): string | null {
   }
 }
 
+export const NO_ROLE_MESSAGE = "Votre compte n'a pas encore de rôle : contactez un administrateur.";
 
 export function LoginPage() {
   const logged = useSessionStore((s) => s.logged);
@@ -44,6 +45,13 @@ export function LoginPage() {
     setError(null);
     try {
       const answer = await login(values);
+      if (answer.user.roles.length === 0) {
+        // An activated account waits for an administrator to give it a role: no screen would
+        // open for it, so say so here and end the session rather than bounce it around.
+        await fetch('/logout', { credentials: 'same-origin', redirect: 'manual' }).catch(() => undefined);
+        setError(NO_ROLE_MESSAGE);
+        return;
+      }
       // The render below then redirects, once the gate has loaded what this user needs.
       setLoggedUser(queryClient, answer.user);
     } catch (e) {

@@ -1,9 +1,9 @@
 // The 'Ajouter' dialog of a role: an autocomplete over the agents, searched on the server
 // one second after the last keystroke and never filtered again in the browser.
 import { useState } from 'react';
-import { Button, Group, Modal, Select, Stack } from '@mantine/core';
+import { Button, Group, Loader, Modal, Select, Stack } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { agentName, ROLE_MESSAGES, type Agent } from '../../../shared/schemas/roles';
 import { DEBOUNCE_MS } from '../../components/use-list-query';
 import { agentSearchQuery } from './roles.api';
@@ -21,9 +21,11 @@ function AddAgentForm({ exclude, onAdd, onClose }: { exclude: number[]; onAdd: (
   const [debounced] = useDebouncedValue(search.trim(), DEBOUNCE_MS);
   const [selected, setSelected] = useState<Agent | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const agents = useQuery({ ...agentSearchQuery(debounced), placeholderData: keepPreviousData });
+  const agents = useQuery(agentSearchQuery(debounced));
+  // While the user types or the server searches, the previous answer is stale: show none of it.
+  const searching = search.trim() !== debounced || agents.isFetching;
 
-  const found = (agents.data ?? []).filter((a) => !exclude.includes(a.id));
+  const found = searching ? [] : (agents.data ?? []).filter((a) => !exclude.includes(a.id));
   // The chosen agent stays an option even when a later search no longer returns them.
   const options = selected && !found.some((a) => a.id === selected.id) ? [selected, ...found] : found;
 
@@ -51,7 +53,8 @@ function AddAgentForm({ exclude, onAdd, onClose }: { exclude: number[]; onAdd: (
           setSelected(options.find((a) => String(a.id) === v) ?? null);
           setError(null);
         }}
-        nothingFoundMessage={agents.isFetching ? 'Recherche…' : 'Aucun résultat'}
+        nothingFoundMessage={searching ? 'Recherche…' : 'Aucun résultat'}
+        rightSection={searching && search.trim() !== '' ? <Loader size="xs" aria-label="Recherche en cours" /> : undefined}
         error={error ?? (agents.isError ? 'Une erreur est survenue' : undefined)}
         comboboxProps={{ withinPortal: false }}
       />

@@ -5,11 +5,13 @@ import { useState } from 'react';
 import { ActionIcon, Alert, Avatar, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { IconPlus, IconX } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { modals } from '@mantine/modals';
 import { EXTERNAL_ROLES } from '../../../shared/permissions';
 import { agentName, initials, ROLE_MESSAGES, type Agent, type RoleDetail, type RoleRow } from '../../../shared/schemas/roles';
 import { DialogLoader, ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
 import { useSaveAction } from '../../lib/form';
 import { notifySuccess } from '../../lib/notify';
+import { useSessionStore } from '../../app/session-store';
 import { AddAgentDialog } from './add-agent-dialog';
 import { roleQuery, rolesKeys, updateRole } from './roles.api';
 
@@ -31,12 +33,34 @@ export function RoleDialog({ role, onClose }: { role: RoleRow | null; onClose: (
 
 function RoleAgentsForm({ role, onDone }: { role: RoleDetail; onDone: () => void }) {
   const queryClient = useQueryClient();
+  const myId = useSessionStore((s) => s.id);
   const [agents, setAgents] = useState<Agent[]>(role.agents);
   const [adding, setAdding] = useState(false);
   // The server's errors have no field here: the banner lists them alone.
   const save = useSaveAction({ invalid: 'Veuillez renseigner les champs obligatoires', invalidInBanner: false, serverMessage: true });
   // ROLE_USER and ROLE_PRESTATAIRE follow from an external account's type: never an agent's.
   const external = (EXTERNAL_ROLES as readonly string[]).includes(role.libelle);
+
+  // An administrator who takes ROLE_ADMIN off their own account loses this screen at once.
+  const removesSelf = role.libelle === 'ROLE_ADMIN' && role.agents.some((a) => a.id === myId) && !agents.some((a) => a.id === myId);
+
+  const confirmThenSubmit = () => {
+    if (!removesSelf) return void submit();
+    modals.openConfirmModal({
+      title: 'Retirer votre propre rôle ROLE_ADMIN ?',
+      children: (
+        <Text size="sm">
+          Vous ne serez plus administrateur : l'administration vous sera fermée dès l'enregistrement et seul un autre administrateur pourra vous
+          rendre ce rôle.
+        </Text>
+      ),
+      labels: { confirm: 'Retirer mon rôle', cancel: 'Annuler' },
+      confirmProps: { color: 'red' },
+      closeButtonProps: { 'aria-label': 'Fermer' },
+      zIndex: 400,
+      onConfirm: () => void submit(),
+    });
+  };
 
   const submit = () =>
     save.run(async () => {
@@ -76,7 +100,7 @@ function RoleAgentsForm({ role, onDone }: { role: RoleDetail; onDone: () => void
           Ajouter
         </Button>
       </Group>
-      <FormDialogFooter saving={save.saving} onCancel={onDone} onSave={() => void submit()} disabled={external} />
+      <FormDialogFooter saving={save.saving} onCancel={onDone} onSave={confirmThenSubmit} disabled={external} />
       <AddAgentDialog
         opened={adding}
         exclude={agents.map((a) => a.id)}

@@ -1,9 +1,9 @@
 // /admin/role (spec.md "Roles"): the roles with their filter, what each role allows
 // (spec.md section 6), and the dialog giving a role to agents.
 import { useState } from 'react';
-import { ActionIcon, Alert, List, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Alert, Group, List, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { IconInfoCircle, IconUsers } from '@tabler/icons-react';
-import { can } from '../../../shared/permissions';
+import { can, roleLabel } from '../../../shared/permissions';
 import { ROLE_MEANINGS, type RoleRow } from '../../../shared/schemas/roles';
 import { DataTable, type ListColumn } from '../../components/data-table';
 import { PageMessage } from '../../components/page-message';
@@ -57,7 +57,24 @@ function RolesTable() {
         </ActionIcon>
       ),
     },
-    { accessor: 'libelle', title: 'Role', sortable: true, filterBy: { type: 'text', name: 'libelle' } },
+    {
+      accessor: 'libelle',
+      title: 'Role',
+      sortable: true,
+      filterBy: { type: 'text', name: 'libelle' },
+      render: (r) => (
+        <Group gap="xs" wrap="nowrap">
+          <Text size="sm" ff="monospace">
+            {r.libelle}
+          </Text>
+          {roleLabel(r.libelle) && (
+            <Text size="sm" c="dimmed">
+              {roleLabel(r.libelle)}
+            </Text>
+          )}
+        </Group>
+      ),
+    },
   ];
   return (
     <Stack gap="md">

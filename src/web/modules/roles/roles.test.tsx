@@ -44,6 +44,57 @@ describe('roles screen', () => {
     expect(api.callsTo('GET', '/api/admin/role/get/list/by/filters')[0].path).toContain('rowsPerPage=10');
     expect(screen.getByText('Signification des rôles')).toBeInTheDocument();
     expect(screen.getByText(/Gérer les utilisateurs externes/)).toBeInTheDocument();
+    // The code comes with what it means, in French.
+    expect(await screen.findByText('Modification des interventions')).toBeInTheDocument();
+  });
+
+  it('asks an administrator who removes their own ROLE_ADMIN to confirm, and saves only then', async () => {
+    const ADMIN_ROLE = { id: 1, libelle: 'ROLE_ADMIN' };
+    const api = open({
+      'GET /api/logged': loggedAs(['ROLE_ADMIN'], { id: LOIC.id }),
+      'GET /api/admin/role/get/list/by/filters': reply(200, { count: 1, roles: [ADMIN_ROLE] }),
+      'GET /api/admin/role/get/1': reply(200, { ...ADMIN_ROLE, agents: [LOIC, ANNE] }),
+      'PUT /api/admin/role/update/1': reply(200, { status: 'success', message: 'Enregistrement effectué' }),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Gérer les agents du rôle ROLE_ADMIN' }, { timeout: 5000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'ROLE_ADMIN' });
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Retirer Loïc KERGUELEN' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    let confirm = await screen.findByRole('dialog', { name: 'Retirer votre propre rôle ROLE_ADMIN ?' });
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Annuler' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Retirer votre propre rôle ROLE_ADMIN ?' })).toBeNull());
+    expect(api.callsTo('PUT', '/api/admin/role/update/1')).toHaveLength(0);
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    confirm = await screen.findByRole('dialog', { name: 'Retirer votre propre rôle ROLE_ADMIN ?' });
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Retirer mon rôle' }));
+    await waitFor(() => expect(api.callsTo('PUT', '/api/admin/role/update/1')).toHaveLength(1));
+    expect(api.callsTo('PUT', '/api/admin/role/update/1')[0].body).toEqual({ agents: [ANNE.id] });
+  });
+
+  it('shows no stale agents while a new search runs, with a loader', async () => {
+    let answer: ((r: ReturnType<typeof reply>) => void) | null = null;
+    open({
+      'GET /api/admin/agent/get/by/name': (call) => {
+        const name = new URL(call.path, 'http://x').searchParams.get('name');
+        if (name === 'anx') return new Promise((r) => (answer = r));
+        return reply(200, name === 'an' ? [ANNE] : []);
+      },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Gérer les agents du rôle ROLE_ADMIN_UPDATE' }, { timeout: 5000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'ROLE_ADMIN_UPDATE' });
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Ajouter' }));
+    const add = await screen.findByRole('dialog', { name: 'Ajouter' });
+    const box = within(add).getByRole('combobox', { name: 'Ajouter un agent' });
+    await userEvent.type(box, 'an');
+    expect(await within(add).findByRole('option', { name: 'Anne MORVAN' }, { timeout: 2500 })).toBeInTheDocument();
+    await userEvent.type(box, 'x');
+    // The answer for 'an' no longer applies to 'anx': it is gone at once, a loader says a search is coming.
+    expect(within(add).queryByRole('option', { name: 'Anne MORVAN' })).toBeNull();
+    expect(await within(add).findByLabelText('Recherche en cours')).toBeInTheDocument();
+    await waitFor(() => expect(answer).not.toBeNull(), { timeout: 2500 });
+    answer!(reply(200, []));
+    expect(await within(add).findByText('Aucun résultat', {}, { timeout: 2500 })).toBeInTheDocument();
   });
 
   it('adds an agent found by the server one second after typing, removes another, and saves the ids', async () => {
@@ -93,7 +144,7 @@ describe('roles screen', () => {
 
   it('shows why the server refused a change, in the dialog', async () => {
     const message = 'Impossible de retirer le dernier administrateur (ROLE_ADMIN) : ajoutez d’abord un autre agent actif.';
-    open({ 'PUT /api/admin/role/update/6': reply(400, { status: 'error', errors: [{ key: 'agents', error: message }], message }) });
+    open({ 'PUT /api/admin/role/update/6': reply(409, { status: 'error', message }) });
     await userEvent.click(await screen.findByRole('button', { name: 'Gérer les agents du rôle ROLE_ADMIN_UPDATE' }, { timeout: 5000 }));
     const dialog = await screen.findByRole('dialog', { name: 'ROLE_ADMIN_UPDATE' });
     await userEvent.click(await within(dialog).findByRole('button', { name: 'Retirer Loïc KERGUELEN' }));

@@ -97,6 +97,17 @@ function UsersTable() {
       onConfirm: () => void remove(user),
     });
 
+  // Deactivating shuts a referent out of the field app at once: ask first.
+  const confirmDeactivate = (user: UserRow) =>
+    modals.openConfirmModal({
+      title: 'Désactiver ce compte ?',
+      children: <Text size="sm">{`${fullName(user)} ne pourra plus se connecter tant que le compte ne sera pas réactivé.`}</Text>,
+      labels: { confirm: 'Désactiver', cancel: 'Annuler' },
+      confirmProps: { color: 'orange' },
+      closeButtonProps: { 'aria-label': 'Fermer' },
+      onConfirm: () => void run(user, refuseUser),
+    });
+
   const columns: ListColumn<UserRow>[] = [
     {
       accessor: 'date',
@@ -181,7 +192,7 @@ function UsersTable() {
             color="orange"
             variant="light"
             loading={busy === u.id}
-            onClick={() => void run(u, refuseUser)}
+            onClick={() => (u.actif ? confirmDeactivate(u) : void run(u, refuseUser))}
             aria-label={`${u.actif ? 'Désactiver' : 'Refuser'} ${fullName(u)}`}
           >
             {u.actif ? 'Désactiver' : 'Refuser'}

@@ -135,10 +135,24 @@ describe('users screen', () => {
     expect(lists().at(-1)?.get('filter[nom]')).toBe('kerv');
 
     await userEvent.click(within(await rowOf('jeanne@exemple.fr')).getByRole('button', { name: 'Désactiver Jeanne MARTIN' }));
+    // Nothing is sent before the administrator confirms.
+    const confirm = await screen.findByRole('dialog', { name: 'Désactiver ce compte ?' });
+    expect(confirm).toHaveTextContent('Jeanne MARTIN ne pourra plus se connecter');
+    expect(api.callsTo('PUT', '/api/admin/user/refuse/1')).toHaveLength(0);
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Désactiver' }));
     expect(await screen.findByText('Compte désactivé')).toBeInTheDocument();
     expect(api.callsTo('PUT', '/api/admin/user/refuse/1')).toHaveLength(1);
     await waitFor(() => expect(lists().length).toBe(loads + 2));
     expect(lists().at(-1)?.get('filter[nom]')).toBe('kerv');
+  });
+
+  it('keeps the account active when the deactivation is cancelled', async () => {
+    const api = open({ 'PUT /api/admin/user/refuse/1': reply(200, { status: 'success', message: 'Compte désactivé' }) }, [ACTIVE]);
+    await userEvent.click(within(await rowOf('jeanne@exemple.fr')).getByRole('button', { name: 'Désactiver Jeanne MARTIN' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Désactiver ce compte ?' });
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Annuler' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Désactiver ce compte ?' })).toBeNull());
+    expect(api.callsTo('PUT', '/api/admin/user/refuse/1')).toHaveLength(0);
   });
 
   it('says Une erreur est survenue when an activation fails', async () => {
