@@ -16,10 +16,10 @@ function tempDir() {
 }
 
 /** Runs `npm run <script> -- args` the way package.json does (tsx), on its own data directory. */
-function run(script: 'agents-import' | 'streets-import', args: string[], dataDir: string) {
+function run(script: 'agents-import' | 'streets-import' | 'admin-password', args: string[], dataDir: string, env: NodeJS.ProcessEnv = {}) {
   const child = spawn(process.execPath, ['--import', 'tsx', `src/server/cli/${script}.ts`, ...args], {
     // DATABASE_URL blank: the embedded database of DATA_DIR, whatever the caller's environment.
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent', ADMIN_PASSWORD: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -56,6 +56,45 @@ describe('import commands', { timeout: 180_000 }, () => {
     } finally {
       await h.close();
     }
+  });
+
+  it('give an agent who lost their password a new one, printed once, and close their sessions', async () => {
+    const dataDir = tempDir();
+    const file = path.join(dataDir, 'agents.csv');
+    fs.writeFileSync(file, 'identifiant;prenom;nom;email\njdupont;Jean;Dupont;jean.dupont@exemple.fr\n');
+    expect((await run('agents-import', [file], dataDir)).code).toBe(0);
+    let h = await openPGlite(path.join(dataDir, 'db'));
+    try {
+      const agent = await h.db.selectFrom('account').select('id').where('identifiant', '=', 'jdupont').executeTakeFirstOrThrow();
+      await h.db.updateTable('account').set({ actif: false }).where('id', '=', agent.id).execute();
+      await sql`INSERT INTO session (id_hash, account_id, expires_at) VALUES ('x', ${agent.id}, now() + interval '1 day')`.execute(h.db);
+    } finally {
+      await h.close();
+    }
+
+    const res = await run('admin-password', ['JDupont'], dataDir);
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('Nouveau mot de passe de « jdupont » enregistré ; ses sessions ouvertes sont fermées.');
+    expect(res.stdout).toContain('Rôles : aucun (donnez-lui un rôle sur /admin/role)');
+    const password = /notez-le\) : (\S+)/.exec(res.stdout)?.[1];
+    expect(password).toMatch(/^[A-Za-z0-9_-]{16}$/);
+
+    h = await openPGlite(path.join(dataDir, 'db'));
+    try {
+      const { verifyPassword } = await import('../passwords.js');
+      const row = await h.db.selectFrom('account').select(['id', 'password_hash', 'actif']).where('identifiant', '=', 'jdupont').executeTakeFirstOrThrow();
+      expect(row.actif).toBe(true);
+      expect(await verifyPassword(row.password_hash, password!)).toBe(true);
+      const sessions = await h.db.selectFrom('session').select('id_hash').where('account_id', '=', row.id).execute();
+      expect(sessions).toEqual([]);
+    } finally {
+      await h.close();
+    }
+
+    const unknown = await run('admin-password', ['personne'], dataDir);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('Aucun agent n’a l’identifiant « personne ».');
   });
 
   it('explain their use when the file is missing or absent', async () => {
