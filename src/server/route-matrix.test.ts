@@ -141,6 +141,13 @@ const MATRIX: Record<string, Row> = {
   // Health (issue 9): for process managers and load balancers.
   'GET /api/health': row(EVERYONE),
   'GET /api/ready': row(EVERYONE),
+  // The API description: public.
+  'GET /api/docs': row(EVERYONE),
+  'GET /api/docs/json': row(EVERYONE),
+  'GET /api/docs/yaml': row(EVERYONE),
+  'GET /api/docs/static/index.html': row(EVERYONE),
+  'GET /api/docs/static/swagger-initializer.js': row(EVERYONE),
+  'GET /api/docs/static/*': row(EVERYONE),
 };
 
 const DEFAULT_PARAMS: Record<string, Fixture> = { id: 'site', userId: 'referent', city: 'city', token: 'token' };
