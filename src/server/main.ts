@@ -11,6 +11,7 @@ import { seedAdmin, seedCities, seedStreetsSample, type AdminSeedResult } from '
 import { seedDemoData } from './db/demo-data.js';
 import { createMailer } from './mailer.js';
 import { createApp } from './app.js';
+import { startAlertScheduler, type AlertScheduler } from './modules/alerts/alerts.scheduler.js';
 
 /** What the web build is made from: a newer file here means dist/ is out of date. */
 export const WEB_SOURCES = ['src/web', 'src/shared', 'public', 'index.html', 'vite.config.ts', 'tsconfig.sw.json', 'package-lock.json'];
@@ -91,9 +92,10 @@ export async function startServer(config: Config, opts: { webDir?: string; datab
   }
   let app: Awaited<ReturnType<typeof createApp>> | undefined;
   let admin: AdminSeedResult;
+  let mailer: ReturnType<typeof createMailer>;
   try {
     admin = await prepareDatabase(handle, config, log);
-    const mailer = createMailer({ smtpUrl: config.SMTP_URL, mailDir: path.join(config.dataDir, 'mail'), from: config.MAIL_FROM, log });
+    mailer = createMailer({ smtpUrl: config.SMTP_URL, mailDir: path.join(config.dataDir, 'mail'), from: config.MAIL_FROM, log });
     const webDir = opts.webDir && fs.existsSync(path.join(opts.webDir, 'index.html')) ? opts.webDir : undefined;
     app = await createApp({ db: handle.db, mailer, authChanges: handle.changes, config: { ...config, webDir } }, { loggerInstance: log });
     await app.listen({ port: config.PORT, host: config.HOST });
@@ -106,6 +108,9 @@ export async function startServer(config: Config, opts: { webDir?: string; datab
     if (err.code === 'EADDRNOTAVAIL') throw new Error(`L'adresse ${config.HOST} (HOST) n'existe pas sur cette machine.`);
     throw e;
   }
+  // The daily alerts, in this process (the job itself makes sure one process runs each day's).
+  const alerts: AlertScheduler | null =
+    config.ALERTS_AT === 'off' ? null : startAlertScheduler({ db: handle.db, mailer, config, at: config.ALERTS_AT, log });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = `http://${urlHost(config.HOST)}:${port}`;
@@ -115,6 +120,8 @@ export async function startServer(config: Config, opts: { webDir?: string; datab
   const close = () => {
     closing ??= (async () => {
       log.info('arrêt en cours');
+      // No new alerts run; one in progress finishes (its e-mails leave) before the database closes.
+      await alerts?.stop();
       // Stops accepting connections and waits for the requests in flight (and the mails
       // they queued), then closes the database.
       await server.close();

@@ -141,6 +141,16 @@ const MATRIX: Record<string, Row> = {
   // Health (issue 9): for process managers and load balancers.
   'GET /api/health': row(EVERYONE),
   'GET /api/ready': row(EVERYONE),
+  // Site follow-up alerts and the yearly report.
+  'GET /api/admin/alerte/get/list/by/filters': row(['referent', 'provider', 'ROLE_ADMIN']),
+  'PUT /api/admin/alerte/ack/:id': row(ONLY_ADMIN),
+  'GET /api/admin/alerte/settings': row(ONLY_ADMIN),
+  'PUT /api/admin/alerte/settings': row(ONLY_ADMIN),
+  'POST /api/admin/alerte/run': row(ONLY_ADMIN),
+  'GET /api/alerte/preferences': row(['referent', 'provider', 'ROLE_ADMIN']),
+  'PUT /api/alerte/preferences': row(['referent', 'provider', 'ROLE_ADMIN']),
+  'GET /api/admin/rapport/get/by/annee': row(SITE_MANAGERS),
+  'GET /api/admin/rapport/export': row(SITE_MANAGERS),
   // The API description: public.
   'GET /api/docs': row(EVERYONE),
   'GET /api/docs/json': row(EVERYONE),

@@ -2,7 +2,14 @@
 // module adds its pending-entries badge) so the layout never has to know about them.
 //
 //   registerHeaderItem(PendingBadge);   // at module load; returns an unregister function
-import { Fragment, useSyncExternalStore, type ComponentType } from 'react';
+//
+// The count of open alerts follows them, for the roles that receive alerts; its code is a chunk
+// of its own, loaded once such a user is logged in.
+import { Fragment, lazy, Suspense, useSyncExternalStore, type ComponentType } from 'react';
+import { can } from '../../shared/permissions';
+import { useSessionStore } from './session-store';
+
+const AlertsBadge = lazy(() => import('../modules/alerts/alerts-badge'));
 
 let items: readonly ComponentType[] = [];
 const ids = new WeakMap<ComponentType, number>();
@@ -34,9 +41,10 @@ function subscribe(listener: () => void) {
 
 const getItems = () => items;
 
-/** Renders every registered item, in registration order. */
+/** Renders every registered item, in registration order, then the alerts count. */
 export function HeaderSlot() {
   const current = useSyncExternalStore(subscribe, getItems, getItems);
+  const alerts = useSessionStore((s) => s.logged && can(s.roles, 'alert.view'));
   return (
     <>
       {current.map((Item) => (
@@ -44,6 +52,11 @@ export function HeaderSlot() {
           <Item />
         </Fragment>
       ))}
+      {alerts && (
+        <Suspense fallback={null}>
+          <AlertsBadge />
+        </Suspense>
+      )}
     </>
   );
 }

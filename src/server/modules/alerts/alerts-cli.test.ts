@@ -1,0 +1,36 @@
+// `npm run alerts` (src/server/cli/alerts.ts) the way a system cron runs it: on the database of
+// DATA_DIR, once, printing what it did.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+function run(args: string[], dataDir: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli/alerts.ts', ...args], {
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+describe('npm run alerts', { timeout: 180_000 }, () => {
+  it('computes the alerts once on the database of DATA_DIR and says what it did, and refuses arguments', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'compost-alerts-cli-'));
+    dirs.push(dataDir);
+    const done = await run([], dataDir);
+    expect(done.stderr).toBe('');
+    expect(done.code).toBe(0);
+    expect(done.stdout.trim()).toBe('Alertes calculées : 0 ouverte, 0 fermée, 0 e-mail envoyé.');
+    const refused = await run(['--now'], dataDir);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim()).toBe('Usage : npm run alerts');
+  });
+});

@@ -1,0 +1,178 @@
+// SQL of the yearly report. Counts and litres come from the monthly summaries the statistics
+// dashboard reads (migrations 009 and 012), with the same series and litre rules, so that both
+// screens agree; temperature readings and requests come from their tables, a Paris year at a
+// time, through their date indexes. Every per-site figure is computed for all sites in one
+// grouped query, never one query per site.
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../../db/client.js';
+
+export interface ActionTotal {
+  siteId: number;
+  actionId: number;
+  nb: number;
+  /** Sum of the values of the litre actions (0 for the others), as the statistics series count them. */
+  litres: number;
+}
+
+export interface MonthTotal {
+  siteId: number;
+  m: number;
+  nb: number;
+}
+
+export interface TemperatureTotals {
+  /** null: every site of the selection together. */
+  siteId: number | null;
+  releves: number;
+  auDessus: number;
+  auDessous: number;
+}
+
+export interface RequestTotals {
+  siteId: number | null;
+  creees: number;
+  realisees: number;
+  annulees: number;
+  enAttente: number;
+  enRetard: number;
+  delaiMedianJours: number | null;
+}
+
+export interface ReportSiteRow {
+  id: number;
+  code: string;
+  nom: string | null;
+  ville: string;
+  adresse: string;
+  dateImplantation: Date | null;
+  actif: boolean;
+  referents: number;
+}
+
+export interface CatalogueAction {
+  id: number;
+  libelle: string;
+  statsSeries: string | null;
+  litres: boolean;
+}
+
+const monthStart = (annee: number) => sql`make_date(${annee}::int, 1, 1)`;
+const monthEnd = (annee: number) => sql`make_date(${annee + 1}::int, 1, 1)`;
+const parisStart = (annee: number) => sql`make_timestamptz(${annee}::int, 1, 1, 0, 0, 0, 'Europe/Paris')`;
+const parisEnd = (annee: number) => sql`make_timestamptz(${annee + 1}::int, 1, 1, 0, 0, 0, 'Europe/Paris')`;
+const siteFilter = (column: RawBuilder<unknown>, site: number | undefined) => (site === undefined ? sql`` : sql`AND ${column} = ${site}`);
+
+/** Sites counted as active in a year: status 1 and installed (or created) before its end. */
+const activeIn = (annee: number) => sql`s.statut_id = 1 AND coalesce(s.date_implantation, s.created_at) < ${parisEnd(annee)}`;
+
+export function createYearlyReportRepository(db: Db) {
+  return {
+    async catalogue(): Promise<CatalogueAction[]> {
+      const r = await sql<CatalogueAction>`
+        SELECT id, libelle, stats_series AS "statsSeries", value_kind IN ('litres', 'transfer') AS litres FROM type_action ORDER BY id`.execute(db);
+      return r.rows;
+    },
+
+    async thresholds(): Promise<{ densite: number; min: number; max: number }> {
+      const r = await db.selectFrom('alerte_seuils').select(['densite_kg_par_litre', 'temperature_min', 'temperature_max']).where('id', '=', 1).executeTakeFirstOrThrow();
+      return { densite: Number(r.densite_kg_par_litre), min: Number(r.temperature_min), max: Number(r.temperature_max) };
+    },
+
+    async site(id: number) {
+      return db.selectFrom('site').select(['id', 'code', 'nom']).where('id', '=', id).executeTakeFirst();
+    },
+
+    /** The sites of the report: active in the year, or with an intervention in it; by code. */
+    async sites(annee: number, site?: number): Promise<ReportSiteRow[]> {
+      const r = await sql<ReportSiteRow>`
+        SELECT s.id, s.code, s.nom, s.ville, trim(coalesce(s.numero, '') || ' ' || s.adresse) AS adresse, s.date_implantation AS "dateImplantation",
+               (${activeIn(annee)}) AS actif,
+               (SELECT count(*)::int FROM site_referent sr JOIN account a ON a.id = sr.account_id AND a.actif WHERE sr.site_id = s.id) AS referents
+          FROM site s
+         WHERE ((${activeIn(annee)})
+                OR EXISTS (SELECT 1 FROM intervention_stats_site_mois m WHERE m.site_id = s.id AND m.mois >= ${monthStart(annee)} AND m.mois < ${monthEnd(annee)}))
+               ${siteFilter(sql`s.id`, site)}
+         ORDER BY s.code`.execute(db);
+      return r.rows.map((x) => ({ ...x, dateImplantation: x.dateImplantation === null ? null : new Date(x.dateImplantation) }));
+    },
+
+    /** Distinct active referents of the sites active in the year. */
+    async referents(annee: number, site?: number): Promise<number> {
+      const r = await sql<{ n: number }>`
+        SELECT count(DISTINCT sr.account_id)::int AS n
+          FROM site_referent sr JOIN site s ON s.id = sr.site_id JOIN account a ON a.id = sr.account_id AND a.actif
+         WHERE ${activeIn(annee)} ${siteFilter(sql`s.id`, site)}`.execute(db);
+      return r.rows[0].n;
+    },
+
+    /** Interventions and litres of the year per site and action (the per-site statistics summary). */
+    async actionTotals(annee: number, site?: number): Promise<ActionTotal[]> {
+      const r = await sql<ActionTotal>`
+        SELECT s.site_id AS "siteId", s.type_action_id AS "actionId", sum(s.nb)::int AS nb,
+               coalesce(sum(s.quantite) FILTER (WHERE s.type_action_id IN (SELECT id FROM type_action WHERE value_kind IN ('litres', 'transfer'))), 0)::float8 AS litres
+          FROM intervention_stats_mois s
+         WHERE s.mois >= ${monthStart(annee)} AND s.mois < ${monthEnd(annee)} ${siteFilter(sql`s.site_id`, site)}
+         GROUP BY 1, 2`.execute(db);
+      return r.rows;
+    },
+
+    /** Interventions of the whole network per action (the network summary of the statistics). */
+    async networkActionTotals(annee: number): Promise<{ actionId: number; nb: number }[]> {
+      const r = await sql<{ actionId: number; nb: number }>`
+        SELECT s.type_action_id AS "actionId", sum(s.nb)::int AS nb FROM intervention_stats_mois_reseau s
+         WHERE s.mois >= ${monthStart(annee)} AND s.mois < ${monthEnd(annee)} GROUP BY 1`.execute(db);
+      return r.rows;
+    },
+
+    /** Interventions per site and month. */
+    async monthTotals(annee: number, site?: number): Promise<MonthTotal[]> {
+      const r = await sql<MonthTotal>`
+        SELECT s.site_id AS "siteId", extract(month FROM s.mois)::int AS m, s.nb
+          FROM intervention_stats_site_mois s
+         WHERE s.mois >= ${monthStart(annee)} AND s.mois < ${monthEnd(annee)} ${siteFilter(sql`s.site_id`, site)}`.execute(db);
+      return r.rows;
+    },
+
+    /** Temperature readings of the Paris year (as the statistics list them) per site and in all, and how many were out of range. */
+    async temperatures(annee: number, min: number, max: number, site?: number): Promise<TemperatureTotals[]> {
+      const r = await sql<TemperatureTotals>`
+        SELECT CASE WHEN GROUPING(i.site_id) = 1 THEN NULL ELSE i.site_id END AS "siteId", count(*)::int AS releves,
+               count(*) FILTER (WHERE i.valeur_nombre > ${max})::int AS "auDessus",
+               count(*) FILTER (WHERE i.valeur_nombre < ${min})::int AS "auDessous"
+          FROM intervention i
+         WHERE i.date >= ${parisStart(annee)} AND i.date < ${parisEnd(annee)}
+           AND i.type_action_id IN (SELECT id FROM type_action WHERE stats_series = 'temperature')
+           AND i.valeur_nombre IS NOT NULL ${siteFilter(sql`i.site_id`, site)}
+         GROUP BY GROUPING SETS ((i.site_id), ())`.execute(db);
+      return r.rows;
+    },
+
+    /** Requests raised in the Paris year, per site and in all: what became of them at `now`. */
+    async requests(annee: number, now: Date, site?: number): Promise<RequestTotals[]> {
+      const r = await sql<RequestTotals>`
+        SELECT CASE WHEN GROUPING(d.site_id) = 1 THEN NULL ELSE d.site_id END AS "siteId",
+               count(*)::int AS creees,
+               count(*) FILTER (WHERE d.statut_id = 5)::int AS realisees,
+               count(*) FILTER (WHERE d.statut_id = 6)::int AS annulees,
+               count(*) FILTER (WHERE d.statut_id IN (3, 4))::int AS "enAttente",
+               count(*) FILTER (WHERE (d.statut_id = 5 AND r.date > d.date_echeance) OR (d.statut_id IN (3, 4) AND d.date_echeance < ${now}))::int AS "enRetard",
+               (percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM r.date - d.date_creation) / 86400)
+                  FILTER (WHERE d.statut_id = 5 AND r.date IS NOT NULL))::float8 AS "delaiMedianJours"
+          FROM demande_intervention d LEFT JOIN intervention r ON r.id = d.intervention_realisee_id
+         WHERE d.date_creation >= ${parisStart(annee)} AND d.date_creation < ${parisEnd(annee)} ${siteFilter(sql`d.site_id`, site)}
+         GROUP BY GROUPING SETS ((d.site_id), ())`.execute(db);
+      return r.rows;
+    },
+
+    /** Sites active in the year, and sites with an intervention in it. */
+    async siteCounts(annee: number): Promise<{ actifs: number; avecInterventions: number }> {
+      const r = await sql<{ actifs: number; avecInterventions: number }>`
+        SELECT (SELECT count(*)::int FROM site s WHERE ${activeIn(annee)}) AS actifs,
+               (SELECT count(DISTINCT m.site_id)::int FROM intervention_stats_site_mois m
+                 WHERE m.mois >= ${monthStart(annee)} AND m.mois < ${monthEnd(annee)}) AS "avecInterventions"`.execute(db);
+      return r.rows[0];
+    },
+  };
+}
+
+export type YearlyReportRepository = ReturnType<typeof createYearlyReportRepository>;
