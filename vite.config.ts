@@ -53,6 +53,12 @@ export default defineConfig({
     // weight to the first load (an older browser still loads the chunks, just not ahead).
     modulePreload: { polyfill: false },
     rolldownOptions: {
+      // The app, and the public page of a site (/s/{code}, served by plugins/web.ts): its own
+      // light entry, React and the page alone, for phones on a weak connection.
+      input: {
+        index: fileURLToPath(new URL('./index.html', import.meta.url)),
+        'public-site': fileURLToPath(new URL('./src/web/modules/public-sites/public-site.html', import.meta.url)),
+      },
       output: {
         codeSplitting: {
           // The field form (the site sheet's blocks and date picker, with what they import) is
@@ -61,6 +67,9 @@ export default defineConfig({
           // smaller (bench: JavaScript of /admin/fiche/site/{id}, budget 250 KB). The other
           // screens share it too: it holds the Mantine inputs, dialogs and selects they use.
           groups: [
+            // React on its own: the public page of a site (its own entry) needs it and nothing
+            // else of the field form's chunk, which would otherwise carry React with it.
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 1 },
             {
               name: 'field-form',
               test: /src[\\/]web[\\/]modules[\\/]interventions[\\/](intervention-block-fields|site-sheet-form|site-sheet-validation|use-sheet-form)|@mantine[\\/]dates/,

@@ -141,6 +141,14 @@ const MATRIX: Record<string, Row> = {
   // Health (issue 9): for process managers and load balancers.
   'GET /api/health': row(EVERYONE),
   'GET /api/ready': row(EVERYONE),
+  // Public site pages, anonymous reports and open data.
+  'GET /api/public/site/:code': row(EVERYONE),
+  'POST /api/public/site/:code/signalement': row(EVERYONE),
+  'GET /api/admin/signalement/get/list': row(['referent', 'ROLE_ADMIN']),
+  'PUT /api/admin/signalement/transformer/:id': row(['referent', 'ROLE_ADMIN']),
+  'PUT /api/admin/signalement/classer/:id': row(['referent', 'ROLE_ADMIN']),
+  'GET /api/open/sites.geojson': row(EVERYONE),
+  'GET /api/open/sites.csv': row(EVERYONE),
   // Site follow-up alerts and the yearly report.
   'GET /api/admin/alerte/get/list/by/filters': row(['referent', 'provider', 'ROLE_ADMIN']),
   'PUT /api/admin/alerte/ack/:id': row(ONLY_ADMIN),

@@ -34,6 +34,7 @@ describe('drawer entries (spec.md section 2 "Layout")', () => {
     expect(NAV_ENTRIES.map((e) => [e.label, e.path])).toEqual([
       ['Saisir une intervention', '/admin/choix/site'],
       ['Choix du site', '/admin/choix/site'],
+      ['Signalements', '/admin/signalements'],
       ['Demandes interventions', '/admin/demande/intervention/list'],
       ['Utilisateurs', '/admin/user'],
       ['Sites', '/admin/site'],
@@ -56,7 +57,7 @@ describe('drawer entries (spec.md section 2 "Layout")', () => {
     [['ROLE_ADMIN_ROLE'], ['Roles', 'Statistiques']],
     [['ROLE_ADMIN_COMPOSTEUR'], ['Composteurs', 'Statistiques']],
     [['ROLE_ADMIN_UPDATE'], []],
-    [['ROLE_USER'], ['Choix du site', 'Alertes']],
+    [['ROLE_USER'], ['Choix du site', 'Signalements', 'Alertes']],
     [['ROLE_PRESTATAIRE'], ['Choix du site', 'Demandes interventions', 'Alertes']],
     [[], []],
   ])('gives %j the entries %j', (roles, expected) => {

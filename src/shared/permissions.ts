@@ -96,6 +96,7 @@ export interface NavEntry {
 export const NAV_ENTRIES: readonly NavEntry[] = [
   { label: 'Saisir une intervention', path: '/admin/choix/site', roles: ['ROLE_ADMIN', 'ROLE_ADMIN_SITE'] },
   { label: 'Choix du site', path: '/admin/choix/site', roles: ['ROLE_USER', 'ROLE_PRESTATAIRE'] },
+  { label: 'Signalements', path: '/admin/signalements', roles: ['ROLE_USER'] },
   { label: 'Demandes interventions', path: '/admin/demande/intervention/list', roles: ['ROLE_ADMIN', 'ROLE_PRESTATAIRE'] },
   { label: 'Utilisateurs', path: '/admin/user', roles: ['ROLE_ADMIN', 'ROLE_ADMIN_USER'] },
   { label: 'Sites', path: '/admin/site', roles: ['ROLE_ADMIN', 'ROLE_ADMIN_SITE'] },

@@ -15,8 +15,9 @@ cleanupOutdatedCaches();
 
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL('index.html'), {
-    // Server routes reached by navigation: the API and the logout redirect.
-    denylist: [/^\/api(\/|$)/, /^\/logout(\/|$|\?)/],
+    // Server routes reached by navigation: the API, the logout redirect and the light public
+    // site page (/s/{code}), which the server writes with its data.
+    denylist: [/^\/api(\/|$)/, /^\/logout(\/|$|\?)/, /^\/s\//],
   }),
 );
 

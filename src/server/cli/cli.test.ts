@@ -36,7 +36,7 @@ describe('import commands', { timeout: 180_000 }, () => {
     const streets = await run('streets-import', [SAMPLE_STREETS_FILE], dataDir);
     expect(streets.stderr).toBe('');
     expect(streets.code).toBe(0);
-    expect(streets.stdout).toMatch(/^Import des rues terminé : \d+ ligne\(s\) d’adresse lue\(s\), \d+ rue\(s\) distincte\(s\), [1-9]\d* nouvelle\(s\) rue\(s\) enregistrée\(s\)\.$/m);
+    expect(streets.stdout).toMatch(/^Import des rues terminé : \d+ ligne\(s\) d’adresse lue\(s\), \d+ rue\(s\) distincte\(s\), [1-9]\d* nouvelle\(s\) rue\(s\) enregistrée\(s\), \d+ point\(s\) d’adresse enregistré\(s\), \d+ site\(s\) localisé\(s\)\.$/m);
 
     const agentsFile = path.join(dataDir, 'agents.csv');
     fs.writeFileSync(agentsFile, 'identifiant;prenom;nom;email\njdupont;Jean;Dupont;jean.dupont@exemple.fr\nsans-mail;Paul;Martin;\n');

@@ -1,3 +1,36 @@
-// Kysely table types of the public-sites tables, mirroring their migration; schema.ts extends Database with them.
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface PublicSitesTables {}
+// Kysely table types of the public-sites tables, mirroring their migration (018); schema.ts
+// extends Database with them. The site table's own new columns are declared in schema.ts.
+import type { ColumnType, Generated } from 'kysely';
+
+type DefaultTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
+export type SignalementCategorie = 'bac_plein' | 'odeur' | 'nuisibles' | 'degradation' | 'autre';
+export type SignalementStatut = 'nouveau' | 'transforme' | 'classe';
+
+export interface PublicSitesTables {
+  /** A point of the imported Base Adresse Nationale files, keyed as streets-import.ts normalises. */
+  adresse_point: {
+    code_insee: string;
+    voie_cle: string;
+    numero_cle: string;
+    longitude: number;
+    latitude: number;
+  };
+  /** An anonymous report sent from a site's public page. */
+  signalement_public: {
+    id: Generated<number>;
+    site_id: number;
+    categorie: SignalementCategorie;
+    texte: string;
+    /** Only to answer the reporter; erased when the report is handled. */
+    email: string | null;
+    reponse_demandee: boolean;
+    created_at: DefaultTimestamp;
+    statut: Generated<SignalementStatut>;
+    traite_le: Timestamp | null;
+    traite_par_id: number | null;
+    motif: string | null;
+    demande_intervention_id: number | null;
+  };
+}

@@ -91,6 +91,12 @@ export interface Database extends AlertsTables, PhotosTables, PublicSitesTables 
     statut_id: number;
     demandeur_id: number | null;
     created_at: DefaultTimestamp;
+    horaires: string | null;
+    consignes: string | null;
+    latitude: number | null;
+    longitude: number | null;
+    coordonnees_source: 'ban' | 'saisie' | null;
+    open_data: Generated<boolean>;
   };
   site_convention: { id: Generated<number>; site_id: number; date_convention: Timestamp; created_at: DefaultTimestamp };
   site_referent: { site_id: number; account_id: number };

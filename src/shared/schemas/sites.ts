@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { listQuerySchema } from './list.js';
 import { formatNom, formatPrenom } from './account.js';
-import { COMMON_MESSAGES, INT32_MAX, decimalIntSchema, plainString } from './common.js';
+import { COMMON_MESSAGES, INT32_MAX, decimalFilterSchema, decimalIntSchema, plainString } from './common.js';
 
 export const SITE_STATUT = { actif: 1, demande: 2 } as const;
 export const SITE_NOM_MAX = 50;
@@ -32,6 +32,11 @@ export const SITE_MESSAGES = {
   siteNotFound: 'Site introuvable.',
   siteComposteurNotFound: 'Composteur du site introuvable.',
   demandeurNotFound: 'Demandeur introuvable.',
+  publicTextContact: 'Ce texte est affiché sur la page publique du site : pas d’adresse mail ni de numéro de téléphone',
+  latitudeRange: 'La latitude doit être un nombre entre -90 et 90',
+  longitudeRange: 'La longitude doit être un nombre entre -180 et 180',
+  coordonneesPaire: 'Renseignez la latitude et la longitude, ou aucune des deux',
+  booleanInvalid: 'Valeur invalide',
 } as const;
 
 /** Planned years offered and accepted: current year - 10 to + 20 (spec.md section 9). */
@@ -194,6 +199,57 @@ function uniqueNumeros(list: unknown, ctx: z.RefinementCtx, pathPrefix: (string 
 
 const composteursSchema = z.array(siteComposteurInputSchema, { message: 'Liste attendue' }).max(21, { message: 'Au plus 21 cellules par site' });
 
+export const HORAIRES_MAX = 500;
+export const CONSIGNES_MAX = 500;
+
+const EMAIL_IN_TEXT = /[^\s@<>()]+@[^\s@<>()]+\.[a-z]{2,}/i;
+const PHONE_IN_TEXT = /(?:\+|\b00)\s?\d{2,3}(?:[\s.-]?\d){8,}|\b0[1-9](?:[\s.-]?\d{2}){4}\b/;
+
+/** Whether a text holds an e-mail address or a phone number (those never go on a public page). */
+export function holdsContact(text: string): boolean {
+  return EMAIL_IN_TEXT.test(text) || PHONE_IN_TEXT.test(text);
+}
+
+/** A text written for the public page: optional, bounded, and with no way to reach a person. */
+function publicText(max: number) {
+  return optionalText(max).refine((v) => v === null || !holdsContact(v), { message: SITE_MESSAGES.publicTextContact });
+}
+
+/** '48,39' and '48.39' as typed in a form, or a JSON number; empty means none. */
+function coordinate(min: number, max: number, message: string) {
+  return z.preprocess(
+    (v) => {
+      if (v === '' || v === null || v === undefined) return null;
+      if (typeof v !== 'string') return v;
+      const s = v.trim().replace(',', '.');
+      return /^-?\d{1,3}(\.\d{1,12})?$/.test(s) ? Number(s) : NaN;
+    },
+    z.number({ message }).min(min, { message }).max(max, { message }).nullable(),
+  );
+}
+
+/**
+ * The public page and open-data fields of a site. Absent from an update: left as they are
+ * (older clients do not send them). Coordinates left empty are taken from the imported
+ * addresses when the street and number match.
+ */
+const sitePublicFields = {
+  horaires: publicText(HORAIRES_MAX).optional(),
+  consignes: publicText(CONSIGNES_MAX).optional(),
+  latitude: coordinate(-90, 90, SITE_MESSAGES.latitudeRange).optional(),
+  longitude: coordinate(-180, 180, SITE_MESSAGES.longitudeRange).optional(),
+  openData: z.boolean({ message: SITE_MESSAGES.booleanInvalid }).optional(),
+};
+
+/** Latitude and longitude go together: one without the other is flagged. */
+function coordinatesPaired(v: { latitude?: unknown; longitude?: unknown }, ctx: z.RefinementCtx) {
+  if (!v || typeof v !== 'object') return;
+  const lat = typeof v.latitude === 'number';
+  const lon = typeof v.longitude === 'number';
+  if (lat && !lon) ctx.addIssue({ code: 'custom', path: ['longitude'], message: SITE_MESSAGES.coordonneesPaire });
+  if (lon && !lat) ctx.addIssue({ code: 'custom', path: ['latitude'], message: SITE_MESSAGES.coordonneesPaire });
+}
+
 const siteCommonFields = {
   nom: optionalText(SITE_NOM_MAX),
   adresse: plainString({ message: REQUIRED }).trim().min(1, { message: REQUIRED }).max(200, { message: '200 caractères au plus' }),
@@ -206,6 +262,7 @@ const siteCommonFields = {
   dateInauguration: optionalDate,
   dateConvention: optionalDate,
   statut: requiredInt().refine((s) => s === SITE_STATUT.actif || s === SITE_STATUT.demande, { message: SITE_MESSAGES.statutUnknown }),
+  ...sitePublicFields,
 };
 
 /** POST /api/admin/site/add. Status 1 carries cells and dates; status 2 a requester. */
@@ -222,6 +279,7 @@ export const siteAddSchema = z
       if (!v || typeof v !== 'object') return;
       if (v.statut === SITE_STATUT.demande && !v.demandeur) ctx.addIssue({ code: 'custom', path: ['demandeur'], message: REQUIRED });
       uniqueNumeros(v.composteurs, ctx, ['composteurs']);
+      coordinatesPaired(v, ctx);
     },
     { when: () => true },
   );
@@ -229,7 +287,7 @@ export type SiteAddInput = z.input<typeof siteAddSchema>;
 export type SiteAdd = z.output<typeof siteAddSchema>;
 
 /** PUT /api/admin/site/update/{id}; a dateConvention different from the latest one is added to the history. */
-export const siteUpdateSchema = z.object(siteCommonFields);
+export const siteUpdateSchema = z.object(siteCommonFields).superRefine(coordinatesPaired, { when: () => true });
 export type SiteUpdateInput = z.input<typeof siteUpdateSchema>;
 export type SiteUpdate = z.output<typeof siteUpdateSchema>;
 
@@ -326,6 +384,14 @@ export const siteDetailSchema = siteRowSchema.extend({
   /** Convention dates, newest first. */
   dateConventions: z.array(z.string()),
   referents: z.array(referentSchema),
+  horaires: z.string().nullable(),
+  consignes: z.string().nullable(),
+  /** WGS 84 degrees, both or neither. */
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  /** 'ban': from the imported addresses (follows the address); 'saisie': typed on the form. */
+  coordonneesSource: z.enum(['ban', 'saisie']).nullable(),
+  openData: z.boolean(),
 });
 export type SiteDetail = z.infer<typeof siteDetailSchema>;
 
@@ -364,3 +430,215 @@ export const demandeurSchema = z.object({
 export type Demandeur = z.infer<typeof demandeurSchema>;
 
 export const siteAddedSchema = z.object({ status: z.literal('success'), id: z.number(), code: z.string() });
+
+// ---- Public page of a site, anonymous reports, open data ----
+
+/** What a household may report from a site's public page, in the order the form offers. */
+export const SIGNALEMENT_CATEGORIES = [
+  { value: 'bac_plein', libelle: 'Bac plein' },
+  { value: 'odeur', libelle: 'Odeur' },
+  { value: 'nuisibles', libelle: 'Nuisibles' },
+  { value: 'degradation', libelle: 'Dégradation' },
+  { value: 'autre', libelle: 'Autre' },
+] as const;
+export type SignalementCategorie = (typeof SIGNALEMENT_CATEGORIES)[number]['value'];
+const CATEGORIE_VALUES = SIGNALEMENT_CATEGORIES.map((c) => c.value) as [SignalementCategorie, ...SignalementCategorie[]];
+
+export function categorieLibelle(value: string): string {
+  return SIGNALEMENT_CATEGORIES.find((c) => c.value === value)?.libelle ?? value;
+}
+
+export const SIGNALEMENT_TEXTE_MIN = 10;
+export const SIGNALEMENT_TEXTE_MAX = 500;
+export const SIGNALEMENT_MOTIF_MAX = 500;
+
+export const SIGNALEMENT_MESSAGES = {
+  categorie: 'Choisissez une catégorie',
+  texteRequired: 'Décrivez le problème',
+  texteLength: `Entre ${SIGNALEMENT_TEXTE_MIN} et ${SIGNALEMENT_TEXTE_MAX} caractères`,
+  email: 'Adresse mail invalide',
+  consentement: 'Cochez la case pour que nous puissions vous répondre, ou laissez l’adresse vide',
+  sent: 'Merci ! Votre signalement a été transmis à l’équipe du site.',
+  perAddress: 'Trop de signalements envoyés depuis votre connexion. Réessayez dans une heure.',
+  perSite: 'Ce site a reçu beaucoup de signalements aujourd’hui. Réessayez demain.',
+  siteNotFound: 'Site introuvable.',
+  notFound: 'Signalement introuvable.',
+  alreadyHandled: 'Ce signalement a déjà été traité.',
+  transformed: 'Signalement transformé en demande d’intervention',
+  filed: 'Signalement classé',
+  actionRequired: 'Choisissez l’action à programmer',
+  actionUnknown: 'Action inconnue',
+  cellRequired: 'Choisissez la cellule',
+  cellUnknown: 'Cette cellule n’est pas une cellule active du site',
+  actionNotOnCell: 'Cette action n’est pas possible sur cette cellule',
+  dateRequired: 'L’échéance est obligatoire',
+  dateInvalid: 'Date invalide',
+  dateRange: 'L’échéance doit être comprise entre aujourd’hui et dans un an',
+  motifLength: `Entre 3 et ${SIGNALEMENT_MOTIF_MAX} caractères`,
+} as const;
+
+/** Tags out, spaces tidied: a report is plain text whatever was pasted into it. */
+export function plainReportText(v: string): string {
+  return v
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/[ \t]+/g, ' ')
+    .replace(/ *\r?\n */g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+/**
+ * POST /api/public/site/{code}/signalement. `siteWeb` is a field people never see: a robot
+ * that fills every field fills it too, and its report is dropped.
+ */
+export const signalementInputSchema = z
+  .object({
+    categorie: z.enum(CATEGORIE_VALUES, { message: SIGNALEMENT_MESSAGES.categorie }),
+    texte: plainString({ message: SIGNALEMENT_MESSAGES.texteRequired })
+      .max(5000, { message: SIGNALEMENT_MESSAGES.texteLength })
+      .transform(plainReportText)
+      .pipe(z.string().min(SIGNALEMENT_TEXTE_MIN, { message: SIGNALEMENT_MESSAGES.texteLength }).max(SIGNALEMENT_TEXTE_MAX, { message: SIGNALEMENT_MESSAGES.texteLength })),
+    email: plainString({ message: SIGNALEMENT_MESSAGES.email })
+      .trim()
+      .max(254, { message: SIGNALEMENT_MESSAGES.email })
+      .nullish()
+      .transform((v) => (v ? v : null))
+      .pipe(z.email({ message: SIGNALEMENT_MESSAGES.email }).nullable()),
+    consentement: z.boolean({ message: SITE_MESSAGES.booleanInvalid }).optional().default(false),
+    siteWeb: plainString().max(500).optional(),
+  })
+  .superRefine(
+    (v, ctx) => {
+      if (v && typeof v.email === 'string' && v.email && v.consentement !== true) {
+        ctx.addIssue({ code: 'custom', path: ['consentement'], message: SIGNALEMENT_MESSAGES.consentement });
+      }
+    },
+    { when: () => true },
+  );
+export type SignalementInput = z.input<typeof signalementInputSchema>;
+
+/** A site code in a public address: letters and digits (QUA012). */
+export const publicSiteParamsSchema = z.object({
+  code: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/, { message: SIGNALEMENT_MESSAGES.siteNotFound }),
+});
+
+const levelSchema = z.object({ niveau: z.string(), date: z.string() });
+
+/**
+ * GET /api/public/site/{code}: what anyone holding the site's label may read. Nothing about a
+ * person: no referent, requester, intervenant or free text other than the site's public texts.
+ */
+export const publicSiteSchema = z.object({
+  code: z.string(),
+  nom: z.string().nullable(),
+  typeSite: z.string(),
+  numero: z.string().nullable(),
+  adresse: z.string(),
+  cp: z.string(),
+  ville: z.string(),
+  horaires: z.string().nullable(),
+  consignes: z.string().nullable(),
+  /** ISO date-times of the latest turn (action 1) and transfer (action 3). */
+  dernierRetournement: z.string().nullable(),
+  dernierTransfert: z.string().nullable(),
+  /** Latest input level (action 16). */
+  niveauApport: levelSchema.nullable(),
+  /** Latest material level (action 19): mature compost is available above 'Vide'. */
+  compostMur: levelSchema.extend({ disponible: z.boolean() }).nullable(),
+  appName: z.string(),
+  /** The programme's contact line (APP_CONTACT). */
+  contact: z.string(),
+  categories: z.array(z.object({ value: z.string(), libelle: z.string() })),
+  texteMin: z.number(),
+  texteMax: z.number(),
+});
+export type PublicSite = z.infer<typeof publicSiteSchema>;
+
+export const signalementSentSchema = z.object({ status: z.literal('success'), message: z.string() });
+
+export const SIGNALEMENT_STATUTS = { nouveau: 'Nouveau', transforme: 'Transformé en demande', classe: 'Classé' } as const;
+export type SignalementStatut = keyof typeof SIGNALEMENT_STATUTS;
+
+/** GET /api/admin/signalement/get/list: new reports ('nouveau') or handled ones ('traite'). */
+export const signalementListQuerySchema = listQuerySchema({
+  sortFields: ['date', 'site'],
+  defaultSort: 'date',
+  filters: {
+    statut: z.enum(['nouveau', 'traite'], { message: 'Filtre invalide' }),
+    site: decimalFilterSchema(),
+  },
+});
+export type SignalementListQuery = z.output<typeof signalementListQuerySchema>;
+
+export const signalementRowSchema = z.object({
+  id: z.number(),
+  /** ISO date-time of the report. */
+  date: z.string(),
+  idSite: z.number(),
+  /** The site's name, or its code. */
+  site: z.string(),
+  code: z.string(),
+  /** 'numero adresse, cp ville'. */
+  adresse: z.string(),
+  categorie: z.string(),
+  categorieLibelle: z.string(),
+  texte: z.string(),
+  /** The reporter left an e-mail to be answered (the address itself is never shown). */
+  reponseDemandee: z.boolean(),
+  statut: z.enum(['nouveau', 'transforme', 'classe']),
+  traiteLe: z.string().nullable(),
+  /** 'NOM Prénom' of who handled it. */
+  traitePar: z.string().nullable(),
+  motif: z.string().nullable(),
+  idDemande: z.number().nullable(),
+  actionProgrammee: z.string().nullable(),
+  dateEcheance: z.string().nullable(),
+});
+export type SignalementRow = z.infer<typeof signalementRowSchema>;
+
+export const signalementListSchema = z.object({ count: z.number(), signalements: z.array(signalementRowSchema) });
+export type SignalementList = z.infer<typeof signalementListSchema>;
+
+/** PUT /api/admin/signalement/transformer/{id}: a request on a cell of the site, due on that day (Europe/Paris). */
+/** An id that must be there: 'required' when missing or empty, 'invalid' when it is no id. */
+function requiredId(required: string, invalid: string) {
+  return z.preprocess(
+    emptyToUndefined,
+    z
+      .number({ error: (issue) => (issue.input === undefined ? required : invalid) })
+      .int({ error: invalid })
+      .min(1, { error: invalid })
+      .max(INT32_MAX, { error: invalid }),
+  );
+}
+
+export const signalementTransformSchema = z.object({
+  actionProgrammee: requiredId(SIGNALEMENT_MESSAGES.actionRequired, SIGNALEMENT_MESSAGES.actionUnknown),
+  composteur: requiredId(SIGNALEMENT_MESSAGES.cellRequired, SIGNALEMENT_MESSAGES.cellUnknown),
+  dateEcheance: z.preprocess(
+    emptyToUndefined,
+    z
+      .string({ error: (issue) => (issue.input === undefined ? SIGNALEMENT_MESSAGES.dateRequired : SIGNALEMENT_MESSAGES.dateInvalid) })
+      .refine((s) => isCalendarDay(s) && inDateRange(Date.parse(s)), { message: SIGNALEMENT_MESSAGES.dateInvalid }),
+  ),
+});
+export type SignalementTransformInput = z.input<typeof signalementTransformSchema>;
+export type SignalementTransform = z.output<typeof signalementTransformSchema>;
+
+/** PUT /api/admin/signalement/classer/{id}: the reason, sent to the reporter when they asked for an answer. */
+export const signalementClasserSchema = z.object({
+  motif: plainString({ message: SIGNALEMENT_MESSAGES.motifLength })
+    .trim()
+    .min(3, { message: SIGNALEMENT_MESSAGES.motifLength })
+    .max(SIGNALEMENT_MOTIF_MAX, { message: SIGNALEMENT_MESSAGES.motifLength }),
+});
+export type SignalementClasserInput = z.input<typeof signalementClasserSchema>;
+
+export const signalementHandledSchema = z.object({ status: z.literal('success'), message: z.string(), idDemande: z.number().nullable() });
+
+/** Whether 'YYYY-MM-DD' is a real calendar day (2026-02-30 is not). */
+export function isCalendarDay(day: string): boolean {
+  if (!DATE_RE.test(day)) return false;
+  const t = Date.parse(`${day}T00:00:00Z`);
+  return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === day;
+}

@@ -6,6 +6,7 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/client.js';
 import { containsNormalized, ilikeUnaccent, pageOf, shortWordTerm, wordStartsIn, wordStartsNormalized } from '../../db/list.js';
 import type { SiteListQuery, SiteSortField } from '../../../shared/schemas/sites.js';
+import { addressKeys } from '../reference/streets-import.js';
 
 export interface SiteRecord {
   id: number;
@@ -46,6 +47,16 @@ export interface NewSite {
   date_inauguration: Date | null;
   statut_id: number;
   demandeur_id: number | null;
+}
+
+/** What a site shows on its public page and in the open-data files, and where it stands. */
+export interface SitePublicColumns {
+  horaires: string | null;
+  consignes: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  coordonnees_source: 'ban' | 'saisie' | null;
+  open_data: boolean;
 }
 
 export interface NewDemandeur {
@@ -290,10 +301,32 @@ export function createSitesRepository(db: Db) {
 
     insertDemandeur: async (d: NewDemandeur) => (await db.insertInto('demandeur').values(d).returning('id').executeTakeFirstOrThrow()).id,
 
-    insertSite: async (site: NewSite & { code: string }) => (await db.insertInto('site').values(site).returning('id').executeTakeFirstOrThrow()).id,
+    insertSite: async (site: NewSite & Partial<SitePublicColumns> & { code: string }) =>
+      (await db.insertInto('site').values(site).returning('id').executeTakeFirstOrThrow()).id,
 
-    updateSite: (id: number, values: Partial<Omit<NewSite, 'ville' | 'cp' | 'code_insee' | 'demandeur_id'>>) =>
+    updateSite: (id: number, values: Partial<Omit<NewSite, 'ville' | 'cp' | 'code_insee' | 'demandeur_id'> & SitePublicColumns>) =>
       db.updateTable('site').set(values).where('id', '=', id).execute(),
+
+    /** The imported point of an address (city, street and number), if any. */
+    addressPoint(site: { code_insee: string | null; adresse: string; numero: string | null }) {
+      const keys = addressKeys(site);
+      if (!keys) return Promise.resolve(undefined);
+      return db
+        .selectFrom('adresse_point')
+        .where('code_insee', '=', keys.code_insee)
+        .where('voie_cle', '=', keys.voie_cle)
+        .where('numero_cle', '=', keys.numero_cle)
+        .select(['latitude', 'longitude'])
+        .executeTakeFirst();
+    },
+
+    /** The public-page and open-data columns, with the address that places the site. */
+    publicColumns: (id: number) =>
+      db
+        .selectFrom('site')
+        .where('id', '=', id)
+        .select(['horaires', 'consignes', 'latitude', 'longitude', 'coordonnees_source', 'open_data', 'code_insee', 'adresse', 'numero'])
+        .executeTakeFirst(),
 
     insertCells: async (siteId: number, cells: CellInput[]) => {
       if (cells.length === 0) return;

@@ -68,7 +68,9 @@ export default async function sitesRoutes(fastify: FastifyInstance, deps: AppDep
     },
   );
 
-  app.get('/admin/site/export', { preValidation: guard, schema: { querystring: siteListQuerySchema } }, async (request, reply) =>
+  // A file, streamed as it is read: the answer is described for the API documentation only.
+  const exportAnswer = z.string().meta({ description: 'Fichier CSV exportSites.csv (UTF-8 avec BOM, « ; »), colonnes du tableau' });
+  app.get('/admin/site/export', { preValidation: guard, schema: { querystring: siteListQuerySchema, response: { 200: exportAnswer } } }, async (request, reply) =>
     sendCsv(reply, 'exportSites.csv', EXPORT_COLUMNS, repo.batches(request.query)),
   );
 
@@ -78,8 +80,18 @@ export default async function sitesRoutes(fastify: FastifyInstance, deps: AppDep
   });
 
   app.get('/admin/site/get/:id', { preValidation: guard, schema: { params: idParams, response: { 200: siteDetailSchema } } }, async (request) => {
-    const { row, conventions, referents } = await service.detail(request.params.id);
-    return { ...toRow(row), dateConventions: conventions.map((d) => d.toISOString()), referents };
+    const { row, conventions, referents, publicColumns: p } = await service.detail(request.params.id);
+    return {
+      ...toRow(row),
+      dateConventions: conventions.map((d) => d.toISOString()),
+      referents,
+      horaires: p.horaires,
+      consignes: p.consignes,
+      latitude: p.latitude,
+      longitude: p.longitude,
+      coordonneesSource: p.coordonnees_source,
+      openData: p.open_data,
+    };
   });
 
   app.put(

@@ -1,13 +1,39 @@
 // Rules of the sites domain that the payload schemas cannot check alone: references to
 // cities, types and cells that must exist, cell numbers unique among a site's active
 // cells, the site code sequence, the convention history, and one transaction per save
-// so that a site, its requester and its cells are saved together or not at all.
+// so that a site, its requester and its cells are saved together or not at all. A site's
+// coordinates come from the imported address points unless typed on the form.
 import type { Db } from '../../db/client.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { FieldError } from '../../../shared/errors.js';
 import { SITE_MESSAGES, SITE_STATUT, toStoredDate, type SiteAdd, type SiteUpdate } from '../../../shared/schemas/sites.js';
 import { formatParisDate } from '../../../shared/dates.js';
-import { createSitesRepository, type CellInput, type SitesRepository } from './sites.repository.js';
+import { createSitesRepository, type CellInput, type SitePublicColumns, type SitesRepository } from './sites.repository.js';
+
+type Coordinates = Pick<SitePublicColumns, 'latitude' | 'longitude' | 'coordonnees_source'>;
+const NO_COORDINATES: Coordinates = { latitude: null, longitude: null, coordonnees_source: null };
+
+/**
+ * Where the site stands. Typed coordinates are kept as typed ('saisie'); the ones the form
+ * sends back unchanged from the address points, empty ones, or none at all for a site placed
+ * from its address, follow the address: its imported point ('ban'), or nothing when it has
+ * none (a moved site must not keep the old spot). Absent from an update: typed ones are kept.
+ */
+async function coordinatesFor(
+  repo: SitesRepository,
+  input: { latitude?: number | null; longitude?: number | null },
+  current: Coordinates | null,
+  address: { code_insee: string | null; adresse: string; numero: string | null },
+): Promise<Coordinates> {
+  if (typeof input.latitude === 'number' && typeof input.longitude === 'number') {
+    const fromAddress = current?.coordonnees_source === 'ban' && current.latitude === input.latitude && current.longitude === input.longitude;
+    if (!fromAddress) return { latitude: input.latitude, longitude: input.longitude, coordonnees_source: 'saisie' };
+  } else if (input.latitude === undefined && input.longitude === undefined && current?.coordonnees_source === 'saisie') {
+    return current;
+  }
+  const point = await repo.addressPoint(address);
+  return point ? { latitude: point.latitude, longitude: point.longitude, coordonnees_source: 'ban' } : NO_COORDINATES;
+}
 
 function inTransaction<T>(db: Db, fn: (repo: SitesRepository) => Promise<T>): Promise<T> {
   return db.transaction().execute((trx) => fn(createSitesRepository(trx)));
@@ -44,6 +70,7 @@ export function createSitesService(db: Db) {
         if (errors.length > 0 || !ville) throw new ValidationError(errors);
 
         const code = await repo.nextCode(input.type);
+        const coordinates = await coordinatesFor(repo, input, null, { code_insee: ville.code_insee, adresse: input.adresse, numero: input.numero });
         const d = isRequest ? input.demandeur! : null;
         const demandeurId = d
           ? await repo.insertDemandeur({
@@ -76,6 +103,10 @@ export function createSitesService(db: Db) {
           date_inauguration: isRequest ? null : toStoredDate(input.dateInauguration),
           statut_id: input.statut,
           demandeur_id: demandeurId,
+          horaires: input.horaires ?? null,
+          consignes: input.consignes ?? null,
+          open_data: input.openData ?? true,
+          ...coordinates,
         });
         const convention = isRequest ? null : toStoredDate(input.dateConvention);
         if (convention) await repo.addConvention(id, convention);
@@ -89,6 +120,8 @@ export function createSitesService(db: Db) {
       return inTransaction(db, async (repo) => {
         if (!(await repo.lockSite(id))) throw new NotFoundError(SITE_MESSAGES.siteNotFound);
         if (!(await repo.typeSiteExists(input.type))) throw new ValidationError([{ key: 'type', error: SITE_MESSAGES.typeUnknown }]);
+        const current = (await repo.publicColumns(id))!;
+        const coordinates = await coordinatesFor(repo, input, current, { code_insee: current.code_insee, adresse: input.adresse, numero: input.numero });
         await repo.updateSite(id, {
           nom: input.nom,
           adresse: input.adresse,
@@ -100,6 +133,10 @@ export function createSitesService(db: Db) {
           date_implantation: toStoredDate(input.dateImplantation),
           date_inauguration: toStoredDate(input.dateInauguration),
           statut_id: input.statut,
+          ...(input.horaires !== undefined ? { horaires: input.horaires } : {}),
+          ...(input.consignes !== undefined ? { consignes: input.consignes } : {}),
+          ...(input.openData !== undefined ? { open_data: input.openData } : {}),
+          ...coordinates,
         });
         const convention = toStoredDate(input.dateConvention);
         if (convention) {
@@ -113,8 +150,8 @@ export function createSitesService(db: Db) {
       const repo = createSitesRepository(db);
       const row = await repo.findRow(id);
       if (!row) throw new NotFoundError(SITE_MESSAGES.siteNotFound);
-      const [conventions, referents] = await Promise.all([repo.conventions(id), repo.referents(id)]);
-      return { row, conventions, referents };
+      const [conventions, referents, publicColumns] = await Promise.all([repo.conventions(id), repo.referents(id), repo.publicColumns(id)]);
+      return { row, conventions, referents, publicColumns: publicColumns! };
     },
 
     /** Replaces the referents; each must be an active external user. */

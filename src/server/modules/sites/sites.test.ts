@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DRIVERS, createAccount, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
 import { SITE_SORT_FIELDS, siteListQuerySchema } from '../../../shared/schemas/sites.js';
 import { siteListQueries } from './sites.repository.js';
+import { importStreets } from '../reference/streets-import.js';
+import { SAMPLE_STREETS_FILE } from '../../db/seed.js';
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;
 type Json = Record<string, unknown>;
@@ -427,6 +429,80 @@ describe.each(TEST_DRIVERS)('sites administration (%s)', (driver) => {
       expect(missing.statusCode).toBe(404);
       expect(missing.json().message).toBe('Site introuvable.');
       expect((await call('GET', '/api/admin/site/get/999999')).statusCode).toBe(404);
+    });
+  });
+
+  describe('public page and open-data fields', () => {
+    const detail = async (id: number) => (await call('GET', `/api/admin/site/get/${id}`)).json();
+    const updateBase = { nom: 'Résidence des Capucins', adresse: 'Rue de Siam', numero: '3', complement: null, type: QUA, observations: null, cadena: null, statut: 1 };
+    beforeAll(async () => {
+      // The shipped sample: Rue de Siam n°1 and n°3 in Brest, Boulevard Gambetta n°5 bis...
+      await importStreets(ctx.db, SAMPLE_STREETS_FILE);
+    });
+
+    it('keeps opening hours, what to bring and the open-data switch, published by default', async () => {
+      const { id } = await add(statusOne({ horaires: ' Tous les jours, 8 h - 20 h ', consignes: 'Épluchures et marc de café' }));
+      expect(await detail(id)).toMatchObject({ horaires: 'Tous les jours, 8 h - 20 h', consignes: 'Épluchures et marc de café', openData: true });
+      const res = await call('PUT', `/api/admin/site/update/${id}`, { ...updateBase, horaires: '', openData: false });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(await detail(id)).toMatchObject({ horaires: null, consignes: 'Épluchures et marc de café', openData: false });
+      // A client that does not send the fields leaves them as they are.
+      await call('PUT', `/api/admin/site/update/${id}`, updateBase);
+      expect(await detail(id)).toMatchObject({ horaires: null, consignes: 'Épluchures et marc de café', openData: false });
+    });
+
+    it('refuses public texts that would give an e-mail or a phone number, 500 characters at most', async () => {
+      const res = await call('POST', '/api/admin/site/add', statusOne({ horaires: 'Appeler le 06 12 34 56 78', consignes: 'Écrire à gardien@exemple.fr' }));
+      expect(res.json().errors).toEqual([
+        { key: 'horaires', error: 'Ce texte est affiché sur la page publique du site : pas d’adresse mail ni de numéro de téléphone' },
+        { key: 'consignes', error: 'Ce texte est affiché sur la page publique du site : pas d’adresse mail ni de numéro de téléphone' },
+      ]);
+      const long = await call('POST', '/api/admin/site/add', statusOne({ consignes: 'c'.repeat(501), horaires: '+33 2 98 00 00 00' }));
+      expect(errorKeys(long)).toEqual(['consignes', 'horaires']);
+    });
+
+    it('takes the coordinates of the imported address when the street and number match', async () => {
+      const { id } = await add(statusOne({ adresse: 'rue de siam', numero: '3' }));
+      expect(await detail(id)).toMatchObject({ latitude: 48.3881, longitude: -4.489, coordonneesSource: 'ban' });
+      const bis = await add(statusOne({ adresse: 'Boulevard Gambetta', numero: '5 bis' }));
+      expect(await detail(bis.id)).toMatchObject({ latitude: 48.39, longitude: -4.481, coordonneesSource: 'ban' });
+      const unknown = await add(statusOne({ adresse: 'Rue de Siam', numero: '999' }));
+      expect(await detail(unknown.id)).toMatchObject({ latitude: null, longitude: null, coordonneesSource: null });
+
+      // Moved to n°1: the point follows; to a number without a point: no stale position is kept.
+      const sent = await detail(id);
+      await call('PUT', `/api/admin/site/update/${id}`, { ...updateBase, numero: '1', latitude: sent.latitude, longitude: sent.longitude });
+      expect(await detail(id)).toMatchObject({ latitude: 48.388, longitude: -4.4891, coordonneesSource: 'ban' });
+      await call('PUT', `/api/admin/site/update/${id}`, { ...updateBase, numero: '998', latitude: 48.388, longitude: -4.4891 });
+      expect(await detail(id)).toMatchObject({ latitude: null, longitude: null, coordonneesSource: null });
+    });
+
+    it('keeps typed coordinates, even when the address moves, and accepts a decimal comma', async () => {
+      const { id } = await add(statusOne({ adresse: 'Rue de Siam', numero: '3', latitude: '48,4', longitude: '-4,5' }));
+      expect(await detail(id)).toMatchObject({ latitude: 48.4, longitude: -4.5, coordonneesSource: 'saisie' });
+      await call('PUT', `/api/admin/site/update/${id}`, { ...updateBase, numero: '1' });
+      expect(await detail(id)).toMatchObject({ latitude: 48.4, longitude: -4.5, coordonneesSource: 'saisie' });
+      await call('PUT', `/api/admin/site/update/${id}`, { ...updateBase, numero: '1', latitude: 48.41, longitude: -4.51 });
+      expect(await detail(id)).toMatchObject({ latitude: 48.41, longitude: -4.51, coordonneesSource: 'saisie' });
+      // Emptied: back to the address's point.
+      await call('PUT', `/api/admin/site/update/${id}`, { ...updateBase, numero: '1', latitude: '', longitude: '' });
+      expect(await detail(id)).toMatchObject({ latitude: 48.388, longitude: -4.4891, coordonneesSource: 'ban' });
+    });
+
+    it('refuses coordinates out of range, not numbers, or one without the other', async () => {
+      const res = await call('POST', '/api/admin/site/add', statusOne({ latitude: 91, longitude: -181 }));
+      expect(res.json().errors).toEqual([
+        { key: 'latitude', error: 'La latitude doit être un nombre entre -90 et 90' },
+        { key: 'longitude', error: 'La longitude doit être un nombre entre -180 et 180' },
+      ]);
+      expect((await call('POST', '/api/admin/site/add', statusOne({ latitude: '48°23', longitude: '1e2' }))).json().errors.map((e: { key: string }) => e.key)).toEqual([
+        'latitude',
+        'longitude',
+      ]);
+      const { id } = await add(statusOne());
+      const alone = await call('PUT', `/api/admin/site/update/${id}`, { ...updateBase, latitude: 48.39 });
+      expect(alone.json().errors).toEqual([{ key: 'longitude', error: 'Renseignez la latitude et la longitude, ou aucune des deux' }]);
+      expect((await call('PUT', `/api/admin/site/update/${id}`, { ...updateBase, openData: 'oui' })).json().errors).toEqual([{ key: 'openData', error: 'Valeur invalide' }]);
     });
   });
 

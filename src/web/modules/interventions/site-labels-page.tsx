@@ -1,6 +1,8 @@
-// /admin/fiche/site/{id}/etiquettes: printable QR-code labels, one per active cell. Each code
-// opens the site sheet on that cell (`?cellule={cellId}`): stick one on each bin and the form
-// opens on the right cell. Printing keeps only the labels.
+// /admin/fiche/site/{id}/etiquettes: printable QR-code labels. The site's label opens its public
+// page (/s/{code}: what to bring, how the site is doing, 'Signaler un problème'), for the
+// households; then one label per active cell, whose code opens the site sheet on that cell
+// (`?cellule={cellId}`): stick one on each bin and the form opens on the right cell. Printing
+// keeps only the labels.
 import { useEffect, useState } from 'react';
 import { Alert, Anchor, Button, Center, Group, Image, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconPrinter } from '@tabler/icons-react';
@@ -15,6 +17,17 @@ export function cellUrl(origin: string, siteId: number, cellId: number): string 
   return `${origin}/admin/fiche/site/${siteId}?cellule=${cellId}`;
 }
 
+/** The site's public page, for its label (absolute: the code is read by a phone's camera). */
+export function sitePublicUrl(origin: string, code: string): string {
+  return `${origin}/s/${encodeURIComponent(code)}`;
+}
+
+/** Key of the site's own label among the codes (cell ids are positive). */
+const SITE_LABEL = 0;
+
+const qrDataUrl = async (url: string) =>
+  `data:image/svg+xml;charset=utf-8,${encodeURIComponent(await QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 1 }))}`;
+
 const PRINT_CSS = `
 @media print {
   .mantine-AppShell-header, .mantine-AppShell-navbar, .labels-no-print { display: none !important; }
@@ -27,12 +40,10 @@ function useQrCodes(site: SiteInfos | undefined): Map<number, string> | null {
   useEffect(() => {
     if (!site) return;
     let cancelled = false;
-    void Promise.all(
-      site.siteComposteurs.map(async (cell) => {
-        const svg = await QRCode.toString(cellUrl(window.location.origin, site.id, cell.id), { type: 'svg', errorCorrectionLevel: 'M', margin: 1 });
-        return [cell.id, `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`] as const;
-      }),
-    ).then((rows) => {
+    void Promise.all([
+      qrDataUrl(sitePublicUrl(window.location.origin, site.code)).then((src) => [SITE_LABEL, src] as const),
+      ...site.siteComposteurs.map(async (cell) => [cell.id, await qrDataUrl(cellUrl(window.location.origin, site.id, cell.id))] as const),
+    ]).then((rows) => {
       if (!cancelled) setCodes(new Map(rows));
     });
     return () => {
@@ -67,16 +78,32 @@ export function SiteLabelsPage() {
     <Stack gap="md" className="labels-sheet">
       <style>{PRINT_CSS}</style>
       <Group justify="space-between" className="labels-no-print">
-        <Title order={2}>Étiquettes QR des cellules</Title>
+        <Title order={2}>Étiquettes QR du site et des cellules</Title>
         <Group gap="sm">
           <Anchor component={Link} to={`/admin/fiche/site/${site.id}`}>
             Retour à la fiche du site
           </Anchor>
-          <Button leftSection={<IconPrinter size={16} aria-hidden />} onClick={() => window.print()} disabled={cells.length === 0}>
+          <Button leftSection={<IconPrinter size={16} aria-hidden />} onClick={() => window.print()}>
             Imprimer
           </Button>
         </Group>
       </Group>
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="md">
+        <Paper withBorder p="md" className="label-card">
+          <Stack align="center" gap={4}>
+            <Text fw={700} ta="center">
+              {site.nom ? `${site.nom} (${site.code})` : site.code}
+            </Text>
+            <Image src={codes.get(SITE_LABEL)} alt={`QR code : page publique du site ${site.code}`} w={180} h={180} />
+            <Text fw={600} ta="center">
+              Site de compostage : infos et signalement
+            </Text>
+            <Text size="xs" c="dimmed" ta="center" style={{ wordBreak: 'break-all' }}>
+              {sitePublicUrl(window.location.origin, site.code)}
+            </Text>
+          </Stack>
+        </Paper>
+      </SimpleGrid>
       {cells.length === 0 ? (
         <Text>Aucun résultat</Text>
       ) : (

@@ -1,8 +1,10 @@
 // Add and edit dialogs of a site (spec.md "Sites"). The add dialog starts on status 1 (cells
 // and the convention, implantation and inauguration dates); status 2 swaps them for the
 // requester, the request date, the planned period and year and the observations. The edit
-// dialog has the status dropdown; a changed convention date is added to the history.
-import { ActionIcon, Autocomplete, Button, Fieldset, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
+// dialog has the status dropdown; a changed convention date is added to the history. Both
+// have the site's public page texts (opening hours, what to bring), its coordinates (taken from
+// the imported addresses when left empty) and its open-data switch.
+import { ActionIcon, Anchor, Autocomplete, Button, Fieldset, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import type { GetInputPropsReturnType } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -12,6 +14,8 @@ import {
   anneeRange,
   CADENA_MAX,
   CIVILITES,
+  CONSIGNES_MAX,
+  HORAIRES_MAX,
   FONCTIONS,
   NUMERO_MAX,
   NUMERO_MIN,
@@ -77,6 +81,11 @@ interface SiteFormValues extends Record<string, unknown> {
   dateInauguration: string | null;
   composteurs: CellRowValues[];
   demandeur: DemandeurValues;
+  horaires: string;
+  consignes: string;
+  latitude: string;
+  longitude: string;
+  openData: boolean;
 }
 
 let cellKey = 0;
@@ -204,6 +213,39 @@ function AddressFields({ ville, inputProps }: { ville: string; inputProps: (path
   );
 }
 
+/** What the site's public page and the open-data files show, and where the site stands. */
+function PublicFields({ inputProps, source, code }: { inputProps: (path: string, options?: { type?: 'checkbox' }) => GetInputPropsReturnType; source?: 'ban' | 'saisie' | null; code?: string }) {
+  const publicText = 'Affiché sur la page publique du site : ni nom, ni adresse mail, ni téléphone.';
+  return (
+    <Fieldset legend="Page publique et open data">
+      <Stack gap="sm">
+        <Textarea label="Horaires" description={publicText} autosize minRows={2} maxLength={HORAIRES_MAX} {...inputProps('horaires')} />
+        <Textarea label="Consignes" description={`Ce que les usagers peuvent déposer. ${publicText}`} autosize minRows={2} maxLength={CONSIGNES_MAX} {...inputProps('consignes')} />
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <TextInput label="Latitude" inputMode="decimal" placeholder="48,3904" {...inputProps('latitude')} />
+          <TextInput label="Longitude" inputMode="decimal" placeholder="-4,4861" {...inputProps('longitude')} />
+        </SimpleGrid>
+        <Text size="xs" c="dimmed">
+          {source === 'saisie'
+            ? 'Position saisie : elle est gardée même si l’adresse change.'
+            : source === 'ban'
+              ? 'Position de l’adresse (Base Adresse Nationale) : elle suit l’adresse.'
+              : 'Laissées vides, les coordonnées sont reprises de l’adresse quand la rue et le numéro figurent dans les adresses importées.'}
+        </Text>
+        <Switch label="Publier en open data" {...inputProps('openData', { type: 'checkbox' })} />
+        {code && (
+          <Text size="sm">
+            Page publique :{' '}
+            <Anchor href={`/s/${encodeURIComponent(code)}`} target="_blank" rel="noopener">
+              /s/{code}
+            </Anchor>
+          </Text>
+        )}
+      </Stack>
+    </Fieldset>
+  );
+}
+
 export function AddSiteDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   return (
     <Modal opened={opened} onClose={onClose} title="Ajouter un site" size="xl">
@@ -232,6 +274,11 @@ function AddSiteForm({ onDone }: { onDone: () => void }) {
       dateInauguration: null,
       composteurs: [],
       demandeur: emptyDemandeur(),
+      horaires: '',
+      consignes: '',
+      latitude: '',
+      longitude: '',
+      openData: true,
     } as SiteFormValues,
   });
   const save = useSaveAction({ invalid: 'Veuillez renseigner les champs obligatoires', serverMessage: true, setServerErrors: form.setServerErrors });
@@ -301,6 +348,7 @@ function AddSiteForm({ onDone }: { onDone: () => void }) {
               <SiteDateInput label="Date Implantation" {...form.getInputProps('dateImplantation')} />
               <SiteDateInput label="Date inauguration" {...form.getInputProps('dateInauguration')} />
             </SimpleGrid>
+            <PublicFields inputProps={(path, options) => form.getInputProps(path, options)} />
           </>
         )}
         <FormDialogFooter saving={save.saving} onCancel={onDone} />
@@ -407,6 +455,11 @@ function EditSiteForm({ site, onDone }: { site: SiteDetail; onDone: () => void }
       dateConvention: parisDayValue(site.dateConvention),
       dateImplantation: parisDayValue(site.dateImplantation),
       dateInauguration: parisDayValue(site.dateInauguration),
+      horaires: site.horaires ?? '',
+      consignes: site.consignes ?? '',
+      latitude: site.latitude == null ? '' : String(site.latitude),
+      longitude: site.longitude == null ? '' : String(site.longitude),
+      openData: site.openData ?? true,
     } as Record<string, unknown>,
   });
   const save = useSaveAction({ invalid: 'Veuillez renseigner les champs obligatoires', serverMessage: true, setServerErrors: form.setServerErrors });
@@ -453,6 +506,7 @@ function EditSiteForm({ site, onDone }: { site: SiteDetail; onDone: () => void }
             Historique des conventions : {site.dateConventions.map(formatParisDate).join(', ')}
           </Text>
         )}
+        <PublicFields inputProps={(path, options) => form.getInputProps(path, options)} source={site.coordonneesSource} code={site.code} />
         <FormDialogFooter saving={save.saving} onCancel={onDone} />
       </Stack>
     </form>

@@ -1,0 +1,212 @@
+// SQL of the public side of the sites: the public page of a site, the anonymous reports and
+// their handling, and the rows of the open-data files. A site is public when it is active
+// (status 1) and has at least one active cell: a requested site, or one whose bins were all
+// retired, answers as unknown.
+import { sql, type SqlBool } from 'kysely';
+import type { Db } from '../../db/client.js';
+import type { SignalementCategorie, SignalementStatut } from '../../db/schema-public-sites.js';
+import { pageOf } from '../../db/list.js';
+import type { SignalementListQuery } from '../../../shared/schemas/sites.js';
+import { STATUT_EN_ATTENTE } from '../../../shared/schemas/requests.js';
+
+/** Actions the public page reads: turn, transfer, input level, material level. */
+export const PUBLIC_ACTIONS = { retournement: 1, transfert: 3, niveauApport: 16, niveauMatiere: 19 } as const;
+
+const isPublic = sql<SqlBool>`s.statut_id = 1 AND s.nb_composteurs > 0`;
+
+export interface PublicSiteRecord {
+  id: number;
+  code: string;
+  nom: string | null;
+  typeSite: string;
+  numero: string | null;
+  adresse: string;
+  cp: string;
+  ville: string;
+  horaires: string | null;
+  consignes: string | null;
+}
+
+export interface LatestRecord {
+  retournement: Date | null;
+  transfert: Date | null;
+  apportDate: Date | null;
+  apportNiveau: string | null;
+  matiereDate: Date | null;
+  matiereNiveau: string | null;
+  matiereConstante: number | null;
+}
+
+export interface OpenDataRecord {
+  code: string;
+  nom: string | null;
+  codeInsee: string | null;
+  numero: string | null;
+  adresse: string;
+  cp: string;
+  ville: string;
+  typeSite: string;
+  dateImplantation: Date | null;
+  nbComposteurs: number;
+  volume: number;
+  horaires: string | null;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+export interface ReportScope {
+  /** null: every site (ROLE_ADMIN); otherwise the sites this account is referent of. */
+  referentId: number | null;
+}
+
+/** The latest intervention of one action on the site: one probe of the partial index of migration 018. */
+function latestOf(siteId: number, action: number) {
+  return sql`(SELECT i.date, i.valeur_constante FROM intervention i
+    WHERE i.site_id = ${siteId} AND i.type_action_id = ${sql.lit(action)} ORDER BY i.date DESC LIMIT 1)`;
+}
+
+export function createPublicSitesRepository(db: Db) {
+  return {
+    async publicSite(code: string): Promise<PublicSiteRecord | undefined> {
+      const { rows } = await sql<PublicSiteRecord>`SELECT s.id, s.code, s.nom, s.type_libelle AS "typeSite", s.numero, s.adresse, s.cp, s.ville,
+          s.horaires, s.consignes
+        FROM site s WHERE s.code = ${code} AND ${isPublic}`.execute(db);
+      return rows[0];
+    },
+
+    async latest(siteId: number): Promise<LatestRecord> {
+      const { retournement, transfert, niveauApport, niveauMatiere } = PUBLIC_ACTIONS;
+      const { rows } = await sql<LatestRecord>`SELECT r.date AS retournement, t.date AS transfert,
+          a.date AS "apportDate", ca.constante AS "apportNiveau",
+          m.date AS "matiereDate", cm.constante AS "matiereNiveau", m.valeur_constante AS "matiereConstante"
+        FROM (SELECT 1) one
+        LEFT JOIN LATERAL ${latestOf(siteId, retournement)} r ON true
+        LEFT JOIN LATERAL ${latestOf(siteId, transfert)} t ON true
+        LEFT JOIN LATERAL ${latestOf(siteId, niveauApport)} a ON true
+        LEFT JOIN type_action_constante ca ON ca.id_action = ${sql.lit(niveauApport)} AND ca.id_constante = a.valeur_constante
+        LEFT JOIN LATERAL ${latestOf(siteId, niveauMatiere)} m ON true
+        LEFT JOIN type_action_constante cm ON cm.id_action = ${sql.lit(niveauMatiere)} AND cm.id_constante = m.valeur_constante`.execute(db);
+      return rows[0];
+    },
+
+    insertReport: async (r: { siteId: number; categorie: SignalementCategorie; texte: string; email: string | null }) =>
+      (
+        await db
+          .insertInto('signalement_public')
+          .values({ site_id: r.siteId, categorie: r.categorie, texte: r.texte, email: r.email, reponse_demandee: r.email !== null })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+
+    async reports(q: SignalementListQuery, scope: ReportScope) {
+      let filtered = db.selectFrom('signalement_public as r');
+      if (q.filter.statut === 'nouveau') filtered = filtered.where('r.statut', '=', 'nouveau');
+      if (q.filter.statut === 'traite') filtered = filtered.where('r.statut', 'in', ['transforme', 'classe']);
+      if (q.filter.site !== undefined) filtered = filtered.where('r.site_id', '=', q.filter.site);
+      if (scope.referentId !== null) {
+        const referentId = scope.referentId;
+        filtered = filtered.where('r.site_id', 'in', (eb) => eb.selectFrom('site_referent').where('account_id', '=', referentId).select('site_id'));
+      }
+      const { count } = await filtered.select(sql<number>`count(*)::int`.as('count')).executeTakeFirstOrThrow();
+      const { limit, offset } = pageOf(q);
+      const dir = q.sort.direction;
+      let page = filtered
+        .innerJoin('site as s', 's.id', 'r.site_id')
+        .leftJoin('account as a', 'a.id', 'r.traite_par_id')
+        .leftJoin('demande_intervention as d', 'd.id', 'r.demande_intervention_id')
+        .leftJoin('type_action as ta', 'ta.id', 'd.type_action_programmee_id')
+        .select([
+          'r.id',
+          'r.created_at as date',
+          'r.site_id as idSite',
+          sql<string>`coalesce(nullif(s.nom, ''), s.code)`.as('site'),
+          's.code',
+          sql<string>`trim(coalesce(s.numero || ' ', '') || s.adresse || ', ' || s.cp || ' ' || s.ville)`.as('adresse'),
+          'r.categorie',
+          'r.texte',
+          'r.reponse_demandee as reponseDemandee',
+          'r.statut',
+          'r.traite_le as traiteLe',
+          sql<string | null>`trim(a.nom || ' ' || coalesce(a.prenom, ''))`.as('traitePar'),
+          'r.motif',
+          'r.demande_intervention_id as idDemande',
+          'ta.libelle as actionProgrammee',
+          'd.date_echeance as dateEcheance',
+        ]);
+      page =
+        q.sort.name === 'site'
+          ? page.orderBy(sql`lower(coalesce(nullif(s.nom, ''), s.code))`, dir).orderBy('r.created_at', 'desc').orderBy('r.id', 'desc')
+          : page.orderBy('r.created_at', dir).orderBy('r.id', dir);
+      return { count, rows: await page.limit(limit).offset(offset).execute() };
+    },
+
+    /** The report, locked until the transaction ends: two people handling it are served in turn. */
+    lockReport: (id: number) =>
+      db
+        .selectFrom('signalement_public as r')
+        .innerJoin('site as s', 's.id', 'r.site_id')
+        .where('r.id', '=', id)
+        .select(['r.id', 'r.site_id as siteId', 'r.statut', 'r.email', 'r.created_at as date', 's.code', 's.nom'])
+        .forUpdate('r')
+        .executeTakeFirst(),
+
+    isReferent: async (accountId: number, siteId: number) =>
+      !!(await db.selectFrom('site_referent').where('account_id', '=', accountId).where('site_id', '=', siteId).select('site_id').executeTakeFirst()),
+
+    actionLabel: async (id: number) => (await db.selectFrom('type_action').where('id', '=', id).select('libelle').executeTakeFirst())?.libelle,
+
+    activeCell: (siteId: number, cellId: number) =>
+      db
+        .selectFrom('site_composteur')
+        .where('id', '=', cellId)
+        .where('site_id', '=', siteId)
+        .where('actif', '=', true)
+        .select(['id', 'type_bac_id as typeBac'])
+        .executeTakeFirst(),
+
+    actionAllowedOn: async (action: number, typeBac: number) =>
+      !!(await db
+        .selectFrom('type_action_type_bac')
+        .where('type_action_id', '=', action)
+        .where('type_bac_id', '=', typeBac)
+        .select('type_action_id')
+        .executeTakeFirst()),
+
+    parisToday: async () => (await sql<{ today: string }>`SELECT to_char((now() AT TIME ZONE 'Europe/Paris')::date, 'YYYY-MM-DD') AS today`.execute(db)).rows[0].today,
+
+    /** A pending request (status 3) due at the start of that Paris day, like a scheduled one. */
+    insertRequest: async (r: { siteId: number; cellId: number; action: number; day: string }) =>
+      (
+        await db
+          .insertInto('demande_intervention')
+          .values({
+            site_id: r.siteId,
+            site_composteur_id: r.cellId,
+            statut_id: STATUT_EN_ATTENTE,
+            type_action_programmee_id: r.action,
+            date_echeance: sql<Date>`(${r.day}::date)::timestamp AT TIME ZONE 'Europe/Paris'`,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id,
+
+    /** Handled: who and when, the reason or the request, and the reporter's address forgotten. */
+    markHandled: (id: number, h: { statut: Exclude<SignalementStatut, 'nouveau'>; accountId: number; motif: string | null; demandeId: number | null }) =>
+      db
+        .updateTable('signalement_public')
+        .set({ statut: h.statut, traite_le: sql<Date>`now()`, traite_par_id: h.accountId, motif: h.motif, demande_intervention_id: h.demandeId, email: null })
+        .where('id', '=', id)
+        .execute(),
+
+    /** Active, published sites, by code (the open-data files). */
+    async openDataSites(): Promise<OpenDataRecord[]> {
+      const { rows } = await sql<OpenDataRecord>`SELECT s.code, s.nom, s.code_insee AS "codeInsee", s.numero, s.adresse, s.cp, s.ville,
+          s.type_libelle AS "typeSite", s.date_implantation AS "dateImplantation", s.nb_composteurs AS "nbComposteurs", s.volume,
+          s.horaires, s.latitude, s.longitude
+        FROM site s WHERE ${isPublic} AND s.open_data ORDER BY s.code`.execute(db);
+      return rows;
+    },
+  };
+}
+
+export type PublicSitesRepository = ReturnType<typeof createPublicSitesRepository>;

@@ -1,0 +1,26 @@
+// /admin/signalements: the 'Signalements' panel on its own, for the referents (who have no
+// requests board) and for anyone following a link to it. Other roles are told it is not theirs
+// instead of meeting a refusal of the API.
+import { Stack, Text, Title } from '@mantine/core';
+import { can } from '../../../shared/permissions';
+import { PageMessage } from '../../components/page-message';
+import { useSessionStore } from '../../app/session-store';
+import { ReportsPanel } from './reports-panel';
+
+export function ReportsPage() {
+  const roles = useSessionStore((s) => s.roles);
+  if (!can(roles, 'signalement.handle')) {
+    return <PageMessage title="Signalements">Cette page est réservée aux administrateurs et aux référents de site.</PageMessage>;
+  }
+  return (
+    <Stack gap="md">
+      <div>
+        <Title order={2}>Signalements</Title>
+        <Text c="dimmed" size="sm">
+          Les problèmes signalés par les usagers depuis la page publique des sites.
+        </Text>
+      </div>
+      <ReportsPanel />
+    </Stack>
+  );
+}

@@ -1,0 +1,335 @@
+// The 'Signalements' panel: the reports households sent from the sites' public pages, for
+// ROLE_ADMIN (every site) and referents (their own sites). A new report is turned into an
+// intervention request ('Transformer en demande': scheduled action, cell and due date) or filed
+// with a reason ('Classer'); either way its author, when they left an e-mail, gets one answer.
+// Mounted alone at /admin/signalements and meant for a tab of the requests board.
+import { useEffect, useState } from 'react';
+import { Alert, Badge, Button, Center, Group, Loader, Modal, Pagination, Paper, SegmentedControl, Select, Stack, Text, Textarea, Title } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { formatParisDate, formatParisDateTime, parisDayValue } from '../../../shared/dates';
+import { SIGNALEMENT_MESSAGES, SIGNALEMENT_MOTIF_MAX, type SignalementRow } from '../../../shared/schemas/sites';
+import { typeActionsQuery } from '../../app/bootstrap.api';
+import { FormDialogFooter, ErrorBanner } from '../../components/form-dialog';
+import { readFailure } from '../../lib/api';
+import { notifySuccess } from '../../lib/notify';
+import { requestsKeys } from '../requests/requests.api';
+import { REPORTS_PAGE_SIZE, fileReport, reportSiteCellsQuery, reportsKeys, reportsQuery, transformReport } from './reports.api';
+
+type Tab = 'nouveau' | 'traite';
+
+/** The action a report usually calls for, offered first (the person handling it may change it). */
+export const SUGGESTED_ACTION: Record<string, number | null> = {
+  bac_plein: 3, // Transfert
+  odeur: 2, // Brassage
+  nuisibles: 5, // Nettoyage du site
+  degradation: 14, // Réparation effectuée
+  autre: null,
+};
+
+const DAY_MS = 24 * 3600 * 1000;
+const REQUIRED_BANNER = 'Veuillez renseigner les champs obligatoires';
+
+/** '05/03/2026' (or 5/3/2026) -> '2026-03-05'; anything else -> null. */
+export function parseFrenchDay(input: string): string | null {
+  const m = /^\s*(\d{1,2})\/(\d{1,2})\/(\d{4})\s*$/.exec(input);
+  if (!m) return null;
+  const [day, month, year] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const d = new Date(Date.UTC(year, month - 1, day));
+  if (d.getUTCFullYear() !== year || d.getUTCMonth() !== month - 1 || d.getUTCDate() !== day) return null;
+  return `${m[3]}-${m[2].padStart(2, '0')}-${m[1].padStart(2, '0')}`;
+}
+
+export function ReportsPanel() {
+  const [tab, setTab] = useState<Tab>('nouveau');
+  const [page, setPage] = useState(0);
+  const reports = useQuery(reportsQuery(tab, page));
+  const [transforming, setTransforming] = useState<SignalementRow | null>(null);
+  const [filing, setFiling] = useState<SignalementRow | null>(null);
+  const count = reports.data?.count ?? 0;
+
+  return (
+    <Stack gap="md">
+      <SegmentedControl
+        aria-label="Signalements affichés"
+        value={tab}
+        onChange={(v) => {
+          setTab(v as Tab);
+          setPage(0);
+        }}
+        data={[
+          { value: 'nouveau', label: 'Nouveaux' },
+          { value: 'traite', label: 'Traités' },
+        ]}
+        w="fit-content"
+      />
+      {reports.isPending ? (
+        <Center py="xl" role="status">
+          <Loader aria-label="Chargement des signalements" />
+        </Center>
+      ) : reports.isError ? (
+        <Alert color="red" role="alert" title="Chargement impossible">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">Les signalements n’ont pas pu être chargés.</Text>
+            <Button size="xs" variant="light" color="red" onClick={() => void reports.refetch()}>
+              Réessayer
+            </Button>
+          </Stack>
+        </Alert>
+      ) : reports.data.signalements.length === 0 ? (
+        <Text c="dimmed">{tab === 'nouveau' ? 'Aucun nouveau signalement' : 'Aucun signalement traité'}</Text>
+      ) : (
+        <Stack gap="sm">
+          <Text size="sm" c="dimmed">
+            {count} signalement{count > 1 ? 's' : ''}
+          </Text>
+          {reports.data.signalements.map((r) => (
+            <ReportCard key={r.id} report={r} onTransform={() => setTransforming(r)} onFile={() => setFiling(r)} />
+          ))}
+          {count > REPORTS_PAGE_SIZE && (
+            <Pagination
+              total={Math.ceil(count / REPORTS_PAGE_SIZE)}
+              value={page + 1}
+              onChange={(p) => setPage(p - 1)}
+              getControlProps={(control) => ({ 'aria-label': control === 'next' ? 'Page suivante' : control === 'previous' ? 'Page précédente' : undefined })}
+            />
+          )}
+        </Stack>
+      )}
+      <TransformDialog report={transforming} onClose={() => setTransforming(null)} />
+      <FileDialog report={filing} onClose={() => setFiling(null)} />
+    </Stack>
+  );
+}
+
+function ReportCard({ report: r, onTransform, onFile }: { report: SignalementRow; onTransform: () => void; onFile: () => void }) {
+  return (
+    <Paper withBorder p="md" radius="md" component="article" aria-label={`Signalement du ${formatParisDateTime(r.date)} : ${r.site}`}>
+      <Stack gap={6}>
+        <Group justify="space-between" gap="xs">
+          <Group gap="xs">
+            <Badge variant="light">{r.categorieLibelle}</Badge>
+            {r.reponseDemandee && (
+              <Badge variant="outline" color="gray">
+                {r.statut === 'nouveau' ? 'Réponse attendue par mail' : 'Réponse envoyée par mail'}
+              </Badge>
+            )}
+          </Group>
+          <Text size="sm" c="dimmed">
+            {formatParisDateTime(r.date)}
+          </Text>
+        </Group>
+        <Title order={3} size="h5">
+          {r.site} ({r.code})
+        </Title>
+        <Text size="sm" c="dimmed">
+          {r.adresse}
+        </Text>
+        <Text style={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>{r.texte}</Text>
+        {r.statut === 'nouveau' ? (
+          <Group gap="sm" mt={4}>
+            <Button size="xs" onClick={onTransform}>
+              Transformer en demande
+            </Button>
+            <Button size="xs" variant="default" onClick={onFile}>
+              Classer
+            </Button>
+          </Group>
+        ) : (
+          <Text size="sm">
+            {r.statut === 'transforme'
+              ? `Transformé en demande le ${formatParisDate(r.traiteLe)}${r.traitePar ? ` par ${r.traitePar}` : ''} : ${r.actionProgrammee ?? 'demande supprimée'}${r.dateEcheance ? `, échéance le ${formatParisDate(r.dateEcheance)}` : ''}`
+              : `Classé le ${formatParisDate(r.traiteLe)}${r.traitePar ? ` par ${r.traitePar}` : ''}. Motif : ${r.motif ?? ''}`}
+          </Text>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
+function TransformDialog({ report, onClose }: { report: SignalementRow | null; onClose: () => void }) {
+  return (
+    <Modal opened={report !== null} onClose={onClose} title="Transformer en demande" centered>
+      {report && <TransformForm key={report.id} report={report} onDone={onClose} />}
+    </Modal>
+  );
+}
+
+function TransformForm({ report, onDone }: { report: SignalementRow; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const actions = useQuery(typeActionsQuery());
+  const cells = useQuery(reportSiteCellsQuery(report.idSite));
+  const today = parisDayValue(new Date())!;
+  const lastDay = parisDayValue(new Date(Date.now() + 365 * DAY_MS))!;
+  const [action, setAction] = useState<string | null>(SUGGESTED_ACTION[report.categorie] ? String(SUGGESTED_ACTION[report.categorie]) : null);
+  const [cell, setCell] = useState<string | null>(null);
+  const [due, setDue] = useState<string | null>(parisDayValue(new Date(Date.now() + 7 * DAY_MS)));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [banner, setBanner] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const chosen = actions.data?.find((a) => String(a.id) === action);
+  const cellOptions = (cells.data ?? [])
+    .filter((c) => !chosen || chosen.typeBac.includes(c.typeBac))
+    .map((c) => ({ value: String(c.id), label: `Cellule n°${c.numero} - ${c.libelleTypeBac}` }));
+
+  // The only cell the action fits is chosen for the user; a cell the action does not fit is dropped.
+  useEffect(() => {
+    if (cell && !cellOptions.some((o) => o.value === cell)) setCell(null);
+    else if (!cell && cellOptions.length === 1) setCell(cellOptions[0].value);
+  }, [cell, cellOptions]);
+
+  const clear = (key: string) =>
+    setErrors((e) => {
+      const next = { ...e };
+      delete next[key];
+      return next;
+    });
+
+  const save = async () => {
+    const found: Record<string, string> = {};
+    if (!action) found.actionProgrammee = SIGNALEMENT_MESSAGES.actionRequired;
+    if (!cell) found.composteur = SIGNALEMENT_MESSAGES.cellRequired;
+    if (!due) found.dateEcheance = SIGNALEMENT_MESSAGES.dateRequired;
+    else if (due < today || due > lastDay) found.dateEcheance = SIGNALEMENT_MESSAGES.dateRange;
+    setErrors(found);
+    if (Object.keys(found).length > 0) return setBanner(REQUIRED_BANNER);
+    setSaving(true);
+    setBanner(null);
+    try {
+      const res = await transformReport(report.id, { actionProgrammee: Number(action), composteur: Number(cell), dateEcheance: due! });
+      notifySuccess(res.message);
+      await Promise.all([queryClient.invalidateQueries({ queryKey: reportsKeys.all }), queryClient.invalidateQueries({ queryKey: requestsKeys.all })]);
+      onDone();
+    } catch (e) {
+      const failure = await readFailure(e);
+      if (failure.status === 400 && failure.errors.length > 0) {
+        setErrors(Object.fromEntries(failure.errors.map((x) => [x.key, x.error])));
+        setBanner(REQUIRED_BANNER);
+      } else {
+        setBanner(failure.message && failure.status !== null && failure.status < 500 ? failure.message : 'Une erreur est survenue');
+        if (failure.status === 409 || failure.status === 404) void queryClient.invalidateQueries({ queryKey: reportsKeys.all });
+      }
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Stack gap="sm">
+      <ErrorBanner message={banner} />
+      <Text size="sm">
+        <strong>{report.site}</strong> · {report.categorieLibelle}
+      </Text>
+      <Text size="sm" c="dimmed" lineClamp={3}>
+        {report.texte}
+      </Text>
+      <Select
+        label="Action à programmer"
+        withAsterisk
+        searchable
+        placeholder={actions.isPending ? 'Chargement…' : 'Choisir une action'}
+        nothingFoundMessage="Aucun résultat"
+        data={(actions.data ?? []).map((a) => ({ value: String(a.id), label: a.libelle }))}
+        value={action}
+        onChange={(v) => {
+          setAction(v);
+          clear('actionProgrammee');
+        }}
+        error={errors.actionProgrammee}
+      />
+      <Select
+        label="Cellule"
+        withAsterisk
+        placeholder={cells.isPending ? 'Chargement…' : cellOptions.length === 0 ? 'Aucune cellule pour cette action' : 'Choisir une cellule'}
+        data={cellOptions}
+        value={cell}
+        onChange={(v) => {
+          setCell(v);
+          clear('composteur');
+        }}
+        error={errors.composteur ?? (cells.isError ? 'Les cellules du site n’ont pas pu être chargées' : undefined)}
+      />
+      <DateInput
+        label="Échéance"
+        withAsterisk
+        valueFormat="DD/MM/YYYY"
+        dateParser={parseFrenchDay}
+        placeholder="jj/mm/aaaa"
+        minDate={today}
+        maxDate={lastDay}
+        value={due}
+        onChange={(v) => {
+          setDue(v);
+          clear('dateEcheance');
+        }}
+        error={errors.dateEcheance}
+      />
+      <FormDialogFooter saving={saving} onCancel={onDone} onSave={() => void save()} />
+    </Stack>
+  );
+}
+
+function FileDialog({ report, onClose }: { report: SignalementRow | null; onClose: () => void }) {
+  return (
+    <Modal opened={report !== null} onClose={onClose} title="Classer le signalement" centered>
+      {report && <FileForm key={report.id} report={report} onDone={onClose} />}
+    </Modal>
+  );
+}
+
+function FileForm({ report, onDone }: { report: SignalementRow; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  const [motif, setMotif] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [banner, setBanner] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const save = async () => {
+    const length = motif.trim().length;
+    if (length < 3 || length > SIGNALEMENT_MOTIF_MAX) {
+      setError(SIGNALEMENT_MESSAGES.motifLength);
+      return setBanner(REQUIRED_BANNER);
+    }
+    setSaving(true);
+    setBanner(null);
+    try {
+      const res = await fileReport(report.id, motif);
+      notifySuccess(res.message);
+      await queryClient.invalidateQueries({ queryKey: reportsKeys.all });
+      onDone();
+    } catch (e) {
+      const failure = await readFailure(e);
+      const field = failure.errors.find((x) => x.key === 'motif');
+      if (field) setError(field.error);
+      setBanner(failure.status === 400 ? REQUIRED_BANNER : failure.message && failure.status !== null && failure.status < 500 ? failure.message : 'Une erreur est survenue');
+      if (failure.status === 409 || failure.status === 404) void queryClient.invalidateQueries({ queryKey: reportsKeys.all });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Stack gap="sm">
+      <ErrorBanner message={banner} />
+      <Text size="sm">
+        <strong>{report.site}</strong> · {report.categorieLibelle}
+      </Text>
+      <Textarea
+        label="Motif"
+        withAsterisk
+        description={report.reponseDemandee ? 'Envoyé par mail à la personne qui a fait le signalement.' : undefined}
+        autosize
+        minRows={2}
+        maxLength={SIGNALEMENT_MOTIF_MAX}
+        value={motif}
+        onChange={(e) => {
+          setMotif(e.currentTarget.value);
+          setError(null);
+        }}
+        error={error}
+      />
+      <FormDialogFooter saving={saving} onCancel={onDone} onSave={() => void save()} />
+    </Stack>
+  );
+}
