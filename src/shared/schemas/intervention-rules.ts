@@ -62,7 +62,13 @@ export const INTERVENTION_MESSAGES = {
   noDestination: 'Cette action ne prend pas de cellule de destination',
   demandeInvalid: "Cette demande d'intervention n'est pas en attente sur ce site",
   demandeClosed: "Cette demande d'intervention a déjà été traitée ou annulée",
+  demandeForbidden: "Seuls les prestataires et les administrateurs peuvent traiter une demande d'intervention",
 } as const;
+
+/** A block that names a request but not the action or the cell that request asks for. */
+export function demandeMismatchMessage(actionProgrammee: string, numeroBac: number): string {
+  return `Cette demande d'intervention attend l'action « ${actionProgrammee} » sur la cellule n°${numeroBac}`;
+}
 
 /**
  * Earliest date an intervention may carry: older is a typing or clock error, and years

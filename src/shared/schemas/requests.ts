@@ -3,7 +3,7 @@
 // with pending requests and the request rules (reference-data.md "Which interventions raise a
 // request", kept in the demande_rule table).
 import { z } from 'zod';
-import { decimalFilterSchema, idSchema, intSchema } from './common.js';
+import { decimalFilterSchema, idSchema, intSchema, plainString } from './common.js';
 import { listQuerySchema } from './list.js';
 
 /** reference-data.md "Statuses": the request statuses. */
@@ -42,9 +42,110 @@ export const REQUEST_MESSAGES = {
   programmeeNotAllowed: "L'action à programmer n'est possible sur aucun type de cellule de l'action déclenchante",
   delaiInvalid: `Le délai doit être un nombre entier de jours entre ${RULE_DELAY_MIN} et ${RULE_DELAY_MAX}`,
   ruleExists: 'Cette règle existe déjà',
+  /** The schedule item's due date or action is not the stored request's any more. */
+  changed: 'La demande a changé, rechargez la page.',
+  actionProgrammeeInvalid: 'Action à programmer invalide',
+  /** The intervention is gone but other entries still call for its request. */
+  deletedKeptDemande: "Intervention supprimée ; la demande d'intervention liée reste ouverte pour ses autres signalements",
 } as const;
 
+/** 'Échéance dépassée de 3 jours' (one day: 'de 1 jour'). */
+export function overdueLabel(days: number): string {
+  return `Échéance dépassée de ${days} jour${days > 1 ? 's' : ''}`;
+}
+
+/** Refusal of a planned day outside the window of an overdue request (max as dd/MM/yyyy). */
+export function overdueOutOfRangeMessage(maxDay: string): string {
+  const [y, m, d] = maxDay.split('-');
+  return `L'échéance est dépassée : la date prévue de réalisation doit être comprise entre aujourd'hui et le ${d}/${m}/${y}`;
+}
+
+/** Refusal of a rule that a request would call again and again. */
+export function ruleLoopMessage(chain: readonly string[]): string {
+  return `Cette règle ferait boucler les demandes : ${chain.join(' → ')}`;
+}
+
+/** Refusal of a second rule for one trigger and value, naming the rule already there. */
+export function ruleDuplicateMessage(other: Pick<DemandeRule, 'actionDeclenchante' | 'constante' | 'actionProgrammee' | 'delaiJours'>): string {
+  const trigger = other.constante ? `${other.actionDeclenchante} (${other.constante})` : `${other.actionDeclenchante} (toujours)`;
+  return `Une règle existe déjà pour ce déclencheur : ${trigger} → ${other.actionProgrammee} sous ${other.delaiJours} jour${other.delaiJours > 1 ? 's' : ''}`;
+}
+
+// ---- Calendar days ('YYYY-MM-DD', Europe/Paris) ----
+
+const DAY_MS = 24 * 3600 * 1000;
+const dayTime = (day: string) => Date.parse(`${day}T00:00:00Z`);
+
+/** Whole days from `from` to `to` (negative when `to` comes first). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((dayTime(to) - dayTime(from)) / DAY_MS);
+}
+
+export function addDays(day: string, days: number): string {
+  return new Date(dayTime(day) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * The days a request may be planned on: today to its due day; once the due day has passed
+ * that window is empty, so an overdue request gets today to today + its rule's delay.
+ */
+export function planningWindow(dueDay: string, today: string, delaiJours: number): { min: string; max: string; overdueDays: number } {
+  const late = daysBetween(dueDay, today);
+  if (late <= 0) return { min: today, max: dueDay, overdueDays: 0 };
+  return { min: today, max: addDays(today, Math.max(1, delaiJours)), overdueDays: late };
+}
+
+/**
+ * The chain of actions through which a rule's scheduled action leads back to its trigger
+ * (processing a request records its scheduled action, which the rules may answer with a new
+ * request), as action ids from the trigger back to itself; null when there is none. The rule
+ * being changed (exceptId) does not count.
+ */
+export function ruleLoop(
+  rules: readonly { id: number; idActionDeclenchante: number; idActionProgrammee: number }[],
+  candidate: { actionDeclenchante: number; actionProgrammee: number },
+  exceptId: number | null = null,
+): number[] | null {
+  const next = new Map<number, number[]>();
+  for (const r of rules) {
+    if (r.id === exceptId) continue;
+    next.set(r.idActionDeclenchante, [...(next.get(r.idActionDeclenchante) ?? []), r.idActionProgrammee]);
+  }
+  // Breadth first from the scheduled action: the shortest way back is the one to show.
+  const from = new Map<number, number | null>([[candidate.actionProgrammee, null]]);
+  const queue = [candidate.actionProgrammee];
+  while (queue.length > 0) {
+    const at = queue.shift()!;
+    if (at === candidate.actionDeclenchante) {
+      const path: number[] = [];
+      for (let x: number | null = at; x !== null; x = from.get(x) ?? null) path.unshift(x);
+      return [candidate.actionDeclenchante, ...path];
+    }
+    for (const n of next.get(at) ?? []) {
+      if (from.has(n)) continue;
+      from.set(n, at);
+      queue.push(n);
+    }
+  }
+  return null;
+}
+
 const isoDate = z.string();
+
+/** An intervention linked to a request ('Interventions liées'). */
+export const linkedInterventionSchema = z.object({
+  id: z.number(),
+  date: isoDate,
+  intervenant: z.string(),
+  typeAction: z.string(),
+  valeur: z.string(),
+  observations: z.string().nullable(),
+});
+export type LinkedIntervention = z.infer<typeof linkedInterventionSchema>;
+
+/** An entry that called for a request: a linked intervention with its action id. */
+export const signalSchema = linkedInterventionSchema.extend({ idAction: z.number() });
+export type Signal = z.infer<typeof signalSchema>;
 
 /** A pending request card (spec.md section 3 "Intervention request"). */
 export const demandeInterventionSchema = z.object({
@@ -80,6 +181,12 @@ export const demandeInterventionSchema = z.object({
   /** The triggering intervention's id and date. */
   idInterventionDeclenchante: z.number().nullable(),
   dateDeclenchement: isoDate.nullable(),
+  /** Entries that called for this request while it was pending: the trigger and the later ones. */
+  nbSignalements: z.number(),
+  /** The latest of those entries (the trigger itself when it is the only one). */
+  dernierSignalement: signalSchema.nullable(),
+  /** The delay of the rule that raised it, in days: the planning window of an overdue request. */
+  delaiJours: z.number(),
 });
 export type DemandeIntervention = z.infer<typeof demandeInterventionSchema>;
 
@@ -97,31 +204,11 @@ export type PendingList = z.infer<typeof pendingListSchema>;
 export const pendingSiteSchema = z.object({ id: z.number(), site: z.string(), ville: z.string(), count: z.number() });
 export type PendingSite = z.infer<typeof pendingSiteSchema>;
 
-/** An intervention linked to a request ('Interventions liées'). */
-export const linkedInterventionSchema = z.object({
-  id: z.number(),
-  date: isoDate,
-  intervenant: z.string(),
-  typeAction: z.string(),
-  valeur: z.string(),
-  observations: z.string().nullable(),
-});
-export type LinkedIntervention = z.infer<typeof linkedInterventionSchema>;
-
-export const historyRowSchema = z.object({
-  id: z.number(),
+/** A history row: every field of a card, and the request's life. */
+export const historyRowSchema = demandeInterventionSchema.extend({
   dateCreation: isoDate,
-  idActionProgrammee: z.number(),
-  actionProgrammee: z.string(),
-  dateEcheance: isoDate,
-  idStatut: z.number(),
-  statut: z.string(),
   dateAnnulation: isoDate.nullable(),
   annuleePar: z.string().nullable(),
-  dateProgrammee: isoDate.nullable(),
-  idSite: z.number(),
-  site: z.string(),
-  numero: z.number(),
   interventionDeclenchante: linkedInterventionSchema.nullable(),
   interventionRealisee: linkedInterventionSchema.nullable(),
 });
@@ -167,7 +254,15 @@ function isRealDay(s: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
 
-/** A schedule item: the request and its planned day. A missing day is a field error (values{i}.date). */
+/** A calendar day (checked apart), a time of day and an offset, each field within its range. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,6})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+
+/**
+ * A schedule item: the request and its planned day, with the due date and scheduled action the
+ * screen showed (optional). Only the stored request is trusted: those two only tell the server
+ * what the person saw, so that a request changed since is refused rather than planned blind.
+ * A missing day is a field error (values{i}.date).
+ */
 export const scheduleItemSchema = z.strictObject({
   demandeIntervention: idSchema(),
   date: z
@@ -175,8 +270,21 @@ export const scheduleItemSchema = z.strictObject({
     .nullable()
     .refine((s) => s !== null && s !== '', { error: REQUEST_MESSAGES.dateRequired })
     .refine((s) => s === null || s === '' || (DAY.test(s) && isRealDay(s)), { error: REQUEST_MESSAGES.dateInvalid }),
+  /** ISO 8601 instant, or a 'YYYY-MM-DD' day. */
+  dateEcheance: z
+    .string({ error: REQUEST_MESSAGES.dateInvalid })
+    .refine((s) => (ISO_INSTANT.test(s) || DAY.test(s)) && isRealDay(s.slice(0, 10)) && !s.startsWith('0000'), { error: REQUEST_MESSAGES.dateInvalid })
+    .nullable()
+    .optional(),
+  /** The scheduled action's id, or its label as the card shows it. */
+  actionProgrammee: z
+    .union([idSchema(REQUEST_MESSAGES.actionProgrammeeInvalid), plainString().max(100, { error: REQUEST_MESSAGES.actionProgrammeeInvalid })], {
+      error: REQUEST_MESSAGES.actionProgrammeeInvalid,
+    })
+    .nullable()
+    .optional(),
 });
-export type ScheduleItem = { demandeIntervention: number; date: string };
+export type ScheduleItem = { demandeIntervention: number; date: string; dateEcheance?: string | null; actionProgrammee?: number | string | null };
 
 export const scheduleBodySchema = z.strictObject({
   values: z

@@ -24,9 +24,10 @@ import {
   type InterventionUpdate,
 } from '../../../shared/schemas/interventions-admin.js';
 import { createInterventionsAdminRepository, type InterventionListRecord, type ListFilter } from './interventions-admin.repository.js';
-import { STATUT_EN_ATTENTE, STATUT_PROGRAMMEE, STATUT_REALISEE, createInterventionsRepository, type NewDemande } from './interventions.repository.js';
-
-const DAY_MS = 24 * 3600 * 1000;
+import { STATUT_REALISEE, createInterventionsRepository } from './interventions.repository.js';
+import { REQUEST_MESSAGES } from '../../../shared/schemas/requests.js';
+import { createRequestLifecycle } from '../requests/request-lifecycle.service.js';
+import type { SignalRow } from '../requests/request-lifecycle.repository.js';
 
 type LockedRow = NonNullable<Awaited<ReturnType<ReturnType<typeof createInterventionsAdminRepository>['lockIntervention']>>>;
 type Link = Awaited<ReturnType<ReturnType<typeof createInterventionsAdminRepository>['linkedDemandes']>>[number];
@@ -68,18 +69,17 @@ export function listFilterOf(query: Pick<InterventionAdminListQuery, 'id' | 'fil
 }
 
 /**
- * Linked interventions are locked (reference-data.md): the result of a request (it carries
- * the request, or a request names it as realised) and the trigger of a request already
- * processed. The trigger of a pending request (3, 4) is not, nor the trigger of a cancelled
- * one (6): cancelling closed that request, which only keeps the link for its history (the
- * foreign key sets it to null when the intervention goes).
+ * Linked interventions are locked: the result of a request (it carries the request, or a
+ * request names it as realised) and any entry that called for a request already processed.
+ * An entry calling for a pending request (3, 4) is not: correcting or deleting it takes the
+ * request along (request-lifecycle.service.ts). Nor is the trigger of a cancelled one (6):
+ * cancelling closed that request, which only keeps the link for its history (the foreign key
+ * sets it to null when the intervention goes).
  */
-function isLocked(row: LockedRow, links: Link[]): boolean {
+function isLocked(row: LockedRow, links: Link[], signals: SignalRow[]): boolean {
   if (row.demande_intervention_id !== null) return true;
-  return links.some((d) => d.intervention_realisee_id === row.id || (d.intervention_declenchante_id === row.id && d.statut_id === STATUT_REALISEE));
+  return links.some((d) => d.intervention_realisee_id === row.id) || signals.some((s) => s.statut === STATUT_REALISEE);
 }
-
-const isPending = (statut: number) => statut === STATUT_EN_ATTENTE || statut === STATUT_PROGRAMMEE;
 
 /** What the audit trail keeps of a row. */
 function snapshot(row: LockedRow) {
@@ -155,10 +155,14 @@ export function createInterventionsAdminService(db: Db) {
       return base.transaction(async (conn) => {
         const r = createInterventionsAdminRepository(conn);
         const b = createInterventionsRepository(conn);
+        const lifecycle = createRequestLifecycle(conn);
         const cur = await r.lockIntervention(id);
         if (!cur) throw new NotFoundError(INTERVENTION_ADMIN_MESSAGES.notFound);
+        // Cells before requests, the order every writer of requests follows.
+        await lifecycle.lockCells([cur.site_composteur_id, body.values[0].composteur]);
         const links = await r.linkedDemandes(id);
-        if (isLocked(cur, links)) throw new ConflictError(INTERVENTION_ADMIN_MESSAGES.lockedUpdate);
+        const signals = await lifecycle.signalsOf(id);
+        if (isLocked(cur, links, signals)) throw new ConflictError(INTERVENTION_ADMIN_MESSAGES.lockedUpdate);
 
         // The cells of the intervention's own site; the cell and destination it already uses
         // stay valid even if deactivated since, so that correcting a typo is always possible.
@@ -186,33 +190,19 @@ export function createInterventionsAdminService(db: Db) {
           modification_agent_id: user.id,
         });
 
-        // The rules again, when what they read changed (reference-data.md): the pending
-        // requests the new value no longer calls for are cancelled, and the ones it now calls
-        // for are raised. A request the old value already called for is never raised twice,
-        // even if someone cancelled it.
-        const demandesAnnulees: number[] = [];
-        const demandesCreees: number[] = [];
-        const changed = cur.type_action_id !== block.action || cur.valeur_constante !== v.valeurConstante;
-        const pending = links.filter((d) => d.intervention_declenchante_id === id && isPending(d.statut_id));
-        if (changed) {
-          const rules = await b.rulesFor([...new Set([cur.type_action_id, block.action])]);
-          const calledFor = (action: number, constante: number | null) =>
-            rules.filter((rule) => rule.action === action && (rule.constante === null || rule.constante === constante));
-          const now = calledFor(block.action, v.valeurConstante);
-          const before = calledFor(cur.type_action_id, cur.valeur_constante);
-          for (const d of pending) if (!now.some((rule) => rule.programmee === d.type_action_programmee_id)) demandesAnnulees.push(d.id);
-          await r.cancelDemandes(demandesAnnulees, user.id);
-          const raise: NewDemande[] = now
-            .filter((rule) => !before.some((o) => o.programmee === rule.programmee) && !pending.some((d) => d.type_action_programmee_id === rule.programmee))
-            .map((rule) => ({
-              site_id: cur.site_id,
-              site_composteur_id: block.composteur,
-              type_action_programmee_id: rule.programmee,
-              intervention_declenchante_id: id,
-              date_echeance: new Date(date.getTime() + rule.delai * DAY_MS),
-            }));
-          demandesCreees.push(...(await b.insertDemandes(raise)));
-        }
+        // The requests follow what the rules read: the date (due date), the cell (the request
+        // moves) and the action and value (cancelled when no rule asks for it any more, raised
+        // when one now does).
+        const followed = await lifecycle.afterEdit(
+          user.id,
+          id,
+          cur.site_id,
+          { cell: cur.site_composteur_id, date: new Date(cur.date), action: cur.type_action_id, constante: cur.valeur_constante },
+          { cell: block.composteur, date, action: block.action, constante: v.valeurConstante },
+          signals,
+        );
+        const demandesAnnulees = followed.annulees;
+        const demandesCreees = followed.creees;
 
         await r.audit({
           intervention_id: id,
@@ -220,36 +210,49 @@ export function createInterventionsAdminService(db: Db) {
           agent_id: user.id,
           agent_nom: agentName(user),
           before: snapshot(cur),
-          after: { ...snapshot((await r.lockIntervention(id))!), demandesAnnulees, demandesCreees },
+          after: {
+            ...snapshot((await r.lockIntervention(id))!),
+            demandesAnnulees,
+            demandesCreees,
+            demandesDeplacees: followed.deplacees,
+            demandesSignalees: followed.signalees,
+          },
         });
         return { status: 'success' as const, message: INTERVENTION_ADMIN_MESSAGES.updated, demandesAnnulees, demandesCreees };
       });
     },
 
-    /** The intervention and, when it raised a request still pending, that request: both or neither. */
+    /**
+     * The intervention and the pending requests it alone called for: both or neither. A request
+     * other entries still call for stays, under the earliest of them.
+     */
     async delete(user: CurrentUser, id: number) {
       return base.transaction(async (conn) => {
         const r = createInterventionsAdminRepository(conn);
+        const lifecycle = createRequestLifecycle(conn);
         const cur = await r.lockIntervention(id);
         if (!cur) throw new NotFoundError(INTERVENTION_ADMIN_MESSAGES.notFound);
+        await lifecycle.lockCells([cur.site_composteur_id]);
         const links = await r.linkedDemandes(id);
-        if (isLocked(cur, links)) throw new ConflictError(INTERVENTION_ADMIN_MESSAGES.lockedDelete);
-        const pending = links.filter((d) => d.intervention_declenchante_id === id && isPending(d.statut_id));
+        const signals = await lifecycle.signalsOf(id);
+        if (isLocked(cur, links, signals)) throw new ConflictError(INTERVENTION_ADMIN_MESSAGES.lockedDelete);
+        const followed = await lifecycle.beforeDelete(user.id, id, signals);
         await r.audit({
           intervention_id: id,
           action: 'delete',
           agent_id: user.id,
           agent_nom: agentName(user),
-          before: { ...snapshot(cur), demandesSupprimees: pending.map((d) => d.id) },
+          before: { ...snapshot(cur), demandesSupprimees: followed.supprimees, demandesMaintenues: followed.maintenues },
           after: null,
         });
-        for (const d of pending) await r.deleteDemande(d.id);
         await r.deleteIntervention(id);
-        return {
-          status: 'success' as const,
-          message: pending.length > 0 ? INTERVENTION_ADMIN_MESSAGES.deletedWithDemande : INTERVENTION_ADMIN_MESSAGES.deleted,
-          demandeSupprimee: pending[0]?.id ?? null,
-        };
+        const message =
+          followed.supprimees.length > 0
+            ? INTERVENTION_ADMIN_MESSAGES.deletedWithDemande
+            : followed.maintenues.length > 0
+              ? REQUEST_MESSAGES.deletedKeptDemande
+              : INTERVENTION_ADMIN_MESSAGES.deleted;
+        return { status: 'success' as const, message, demandeSupprimee: followed.supprimees[0] ?? null };
       });
     },
   };

@@ -9,6 +9,7 @@ import { can } from '../../../shared/permissions.js';
 import type { FieldError } from '../../../shared/errors.js';
 import {
   INTERVENTION_MESSAGES,
+  demandeMismatchMessage,
   displayValue,
   interventionAddResponseSchema,
   storedValueOf,
@@ -21,20 +22,10 @@ import {
   type SiteInterventionListQuery,
 } from '../../../shared/schemas/interventions.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
-import {
-  STATUT_EN_ATTENTE,
-  STATUT_PROGRAMMEE,
-  STATUT_REALISEE,
-  STATUT_SITE_ACTIF,
-  createInterventionsRepository,
-  type InterventionRecord,
-  type InterventionsRepository,
-  type NewDemande,
-  type NewIntervention,
-} from './interventions.repository.js';
+import { STATUT_REALISEE, STATUT_SITE_ACTIF, createInterventionsRepository, type InterventionRecord, type InterventionsRepository, type NewIntervention } from './interventions.repository.js';
+import { createRequestLifecycle, isPendingStatut, type RequestLifecycle } from '../requests/request-lifecycle.service.js';
 
-const DAY_MS = 24 * 3600 * 1000;
-/** reference-data.md: request statuses 5 'Réalisée' and 6 'Annulée' close a request. */
+/** Request status 6 'Annulée' (5 'Réalisée' also closes a request). */
 const STATUT_ANNULEE = 6;
 
 type TypeActionCatalogue = Awaited<ReturnType<InterventionsRepository['actionCatalogue']>>;
@@ -97,28 +88,34 @@ export function createInterventionsService(db: Db) {
   }
 
   /**
-   * Requests named by the blocks must be pending on this site, each processed once per entry.
-   * Locks them until the transaction ends, so that two phones processing one request are
-   * served one after the other: the second finds it closed. Unknown requests, requests of
-   * another site and a request named twice are field errors; a request of this site already
-   * processed or cancelled is `closed` (a conflict with what someone else did, not a mistake
-   * the entry can correct).
+   * Requests named by the blocks: only someone who works the requests board may close one, and
+   * only with the block the request asks for (its site, its cell or the destination processing
+   * is prefilled with, its scheduled action), each request once per entry. Locks them until the
+   * transaction ends, so that two phones processing one request are served one after the
+   * other: the second finds it closed. Those are field errors on values{i}.demandeIntervention;
+   * a request of this site already processed or cancelled is `closed` (a conflict with what
+   * someone else did, not a mistake the entry can correct).
    */
-  async function checkProcessedDemandes(r: InterventionsRepository, submission: InterventionSubmission) {
+  async function checkProcessedDemandes(lifecycle: RequestLifecycle, user: CurrentUser, submission: InterventionSubmission) {
     const ids = submission.values.map((b) => b.demandeIntervention).filter((id): id is number => id !== null);
     const errors: FieldError[] = [];
     let closed = false;
     if (ids.length === 0) return { errors, closed };
-    const locked = new Map((await r.lockDemandes([...new Set(ids)])).map((d) => [d.id, d]));
+    const mayProcess = can(user.roles, 'request.manage');
+    const locked = new Map((await lifecycle.lockProcessed([...new Set(ids)])).map((d) => [d.id, d]));
     const seen = new Set<number>();
     submission.values.forEach((b, i) => {
       if (b.demandeIntervention === null) return;
+      const key = `values${i}.demandeIntervention`;
       const d = locked.get(b.demandeIntervention);
       const ofSite = d !== undefined && d.siteId === submission.site;
-      const pending = ofSite && (d.idStatut === STATUT_EN_ATTENTE || d.idStatut === STATUT_PROGRAMMEE);
-      if (ofSite && (d.idStatut === STATUT_REALISEE || d.idStatut === STATUT_ANNULEE)) closed = true;
-      else if (!pending || seen.has(b.demandeIntervention)) errors.push({ key: `values${i}.demandeIntervention`, error: INTERVENTION_MESSAGES.demandeInvalid });
+      const twice = seen.has(b.demandeIntervention);
       seen.add(b.demandeIntervention);
+      if (!mayProcess) return errors.push({ key, error: INTERVENTION_MESSAGES.demandeForbidden });
+      if (ofSite && (d.statut === STATUT_REALISEE || d.statut === STATUT_ANNULEE)) return (closed = true);
+      if (!ofSite || !isPendingStatut(d.statut) || twice) return errors.push({ key, error: INTERVENTION_MESSAGES.demandeInvalid });
+      const cellOk = b.composteur === d.cell || (d.destination !== null && b.composteur === d.destination);
+      if (!cellOk || b.action !== d.programmee) errors.push({ key, error: demandeMismatchMessage(d.actionProgrammee, d.destinationNumero ?? d.numero) });
     });
     return { errors, closed };
   }
@@ -156,12 +153,21 @@ export function createInterventionsService(db: Db) {
         }
 
         await siteForRecording(tx, user, submission.site);
-        const actionIds = [...new Set(submission.values.map((b) => b.action))];
+        const lifecycle = createRequestLifecycle(conn);
         const cells = await tx.siteCells(submission.site);
+        // The cells whose requests this entry may change, locked before those requests (the
+        // order every writer of requests follows): cells of blocks that process a request or
+        // whose action some rule answers.
+        const rules = await lifecycle.rulesFor(submission.values.map((b) => b.action));
+        const ruled = new Set(rules.map((r) => r.action));
+        const siteCellIds = new Set(cells.map((c) => c.id));
+        await lifecycle.lockCells(
+          submission.values.filter((b) => (b.demandeIntervention !== null || ruled.has(b.action)) && siteCellIds.has(b.composteur)).map((b) => b.composteur),
+        );
         // Every error at once (the date, each block, each request), so a phone replaying an
         // old entry shows all there is to correct; only then a request someone else closed.
         const dateError = submissionDateError(submission.date);
-        const processed = await checkProcessedDemandes(tx, submission);
+        const processed = await checkProcessedDemandes(lifecycle, user, submission);
         const errors = [
           ...(dateError ? [dateError] : []),
           ...validateBlocksAgainstCatalogue(submission.values, { typeActions, constantes, cells }),
@@ -191,26 +197,23 @@ export function createInterventionsService(db: Db) {
         });
         const interventionIds = await tx.insertInterventions(rows);
 
-        const rules = await tx.rulesFor(actionIds);
-        const demandes: NewDemande[] = [];
-        rows.forEach((row, i) => {
-          for (const rule of rules) {
-            if (rule.action !== row.type_action_id) continue;
-            if (rule.constante !== null && rule.constante !== row.valeur_constante) continue;
-            demandes.push({
-              site_id: row.site_id,
-              site_composteur_id: row.site_composteur_id,
-              type_action_programmee_id: rule.programmee,
-              intervention_declenchante_id: interventionIds[i],
-              date_echeance: new Date(date.getTime() + rule.delai * DAY_MS),
-            });
-          }
-        });
-        const raised = await tx.insertDemandes(demandes);
-
+        // Close the processed requests first: a block of the same entry that calls for the
+        // same work again then raises a new request rather than joining the one just done.
         for (const [i, b] of submission.values.entries()) {
           if (b.demandeIntervention !== null) await tx.markDemandeDone(b.demandeIntervention, interventionIds[i]);
         }
+        const followed = await lifecycle.afterEntries(
+          rows.map((row, i) => ({
+            interventionId: interventionIds[i],
+            site: row.site_id,
+            cell: row.site_composteur_id,
+            date,
+            action: row.type_action_id,
+            constante: row.valeur_constante,
+          })),
+          rules,
+        );
+        const raised = followed.creees;
 
         const result: InterventionAddResponse = { status: 'success', message: INTERVENTION_MESSAGES.added, interventions: interventionIds, demandes: raised };
         await tx.setSubmissionResult(submission.clientId, result);

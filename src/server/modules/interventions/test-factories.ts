@@ -66,3 +66,26 @@ export async function createPendingDemande(db: Db, siteId: number, cellId: numbe
     .executeTakeFirstOrThrow();
   return row.id;
 }
+
+/** An intervention written straight to the table (no rule runs): value columns as stored. */
+export async function createIntervention(
+  db: Db,
+  row: { site: number; cell: number; action: number; date: Date; by: number; nombre?: number; constante?: number; texte?: string; observations?: string },
+) {
+  const inserted = await db
+    .insertInto('intervention')
+    .values({
+      date: row.date,
+      site_id: row.site,
+      site_composteur_id: row.cell,
+      type_action_id: row.action,
+      valeur_nombre: row.nombre ?? null,
+      valeur_constante: row.constante ?? null,
+      valeur_texte: row.texte ?? null,
+      observations: row.observations ?? null,
+      intervenant_id: row.by,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return inserted.id;
+}

@@ -1,10 +1,11 @@
 // SQL of the intervention requests: the pending board, the history, the status changes
-// (cancel, schedule) and the request rules table.
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+// (cancel, schedule) and the request rules table. The board and the history page on the
+// requests alone (ids in the page's order, from an index walk), then read the page's cards.
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Db } from '../../db/client.js';
-import { pageOf } from '../../db/list.js';
-import { PENDING_STATUTS, STATUT_ANNULEE, STATUT_PROGRAMMEE, type DemandeRuleInput, type HistoryQuery, type PendingListQuery } from '../../../shared/schemas/requests.js';
+import { containsNormalized, pageOf, shortWordTerm, wordStartsNormalized } from '../../db/list.js';
+import { PENDING_STATUTS, STATUT_ANNULEE, STATUT_EN_ATTENTE, STATUT_PROGRAMMEE, type DemandeRuleInput, type HistoryQuery, type PendingListQuery } from '../../../shared/schemas/requests.js';
 
 const PARIS_TODAY = sql<string>`to_char((now() AT TIME ZONE 'Europe/Paris')::date, 'YYYY-MM-DD')`;
 
@@ -24,25 +25,103 @@ export interface LinkedRecord {
   observations: string | null;
 }
 
+/** Everything a card (and a history row) shows of a request. */
+export interface CardRecord {
+  id: number;
+  idStatut: number;
+  statut: string;
+  dateEcheance: Date | string;
+  dateProgrammee: Date | string | null;
+  programmationKind: 'user' | 'agent' | null;
+  programmation: string | null;
+  idInterventionDeclenchante: number | null;
+  dateDeclenchement: Date | string | null;
+  idAction: number | null;
+  actionDeclenchante: string | null;
+  intervenantKind: 'user' | 'agent' | null;
+  intervenant: string | null;
+  idActionProgrammee: number;
+  actionProgrammee: string;
+  idSite: number;
+  site: string;
+  adresse: string;
+  valeurNombre: string | number | null;
+  constante: string | null;
+  valeurTexte: string | null;
+  destinationNumeroBac: number | null;
+  destinationIdBac: number | null;
+  idBac: number;
+  numero: number;
+  nbSignalements: number;
+  idDernierSignalement: number | null;
+  delaiJours: number;
+  dateCreation: Date | string;
+  dateAnnulation: Date | string | null;
+  annuleePar: string | null;
+  idRealisee: number | null;
+}
+
+/**
+ * The cards of these requests, in the order of `ids`. Signals: the trigger, if still there,
+ * and the later entries of demande_signalement; the latest is the one with the latest date.
+ * The delay is the one the request was raised with (its due date minus its trigger's date).
+ */
+function cardsQuery(ids: number[]) {
+  return sql<CardRecord>`SELECT d.id, d.statut_id AS "idStatut", st.libelle AS statut, d.date_echeance AS "dateEcheance",
+      d.date_programmee AS "dateProgrammee", pa.kind AS "programmationKind", ${personName('pa')} AS programmation,
+      i.id AS "idInterventionDeclenchante", i.date AS "dateDeclenchement", i.type_action_id AS "idAction", ti.libelle AS "actionDeclenchante",
+      ia.kind AS "intervenantKind", ${personName('ia')} AS intervenant,
+      d.type_action_programmee_id AS "idActionProgrammee", tp.libelle AS "actionProgrammee",
+      d.site_id AS "idSite", coalesce(nullif(s.nom, ''), s.code) AS site,
+      trim(coalesce(s.numero || ' ', '') || s.adresse || ', ' || s.cp || ' ' || s.ville) AS adresse,
+      i.valeur_nombre AS "valeurNombre", c.constante, i.valeur_texte AS "valeurTexte",
+      dest.numero AS "destinationNumeroBac", i.bac_destination_id AS "destinationIdBac",
+      d.site_composteur_id AS "idBac", sc.numero,
+      (i.id IS NOT NULL)::int + (SELECT count(*)::int FROM demande_signalement ds WHERE ds.demande_intervention_id = d.id) AS "nbSignalements",
+      (SELECT x.id FROM (
+          SELECT i.id, i.date WHERE i.id IS NOT NULL
+          UNION ALL
+          SELECT li.id, li.date FROM demande_signalement ds JOIN intervention li ON li.id = ds.intervention_id WHERE ds.demande_intervention_id = d.id
+        ) x ORDER BY x.date DESC, x.id DESC LIMIT 1) AS "idDernierSignalement",
+      greatest(1, round(extract(epoch FROM d.date_echeance - coalesce(i.date, d.date_creation)) / 86400))::int AS "delaiJours",
+      d.date_creation AS "dateCreation", d.date_annulation AS "dateAnnulation", ${personName('aa')} AS "annuleePar",
+      d.intervention_realisee_id AS "idRealisee"
+    FROM (VALUES ${sql.join(ids.map((id, n) => sql`(${id}::int, ${n}::int)`))}) AS p(id, n)
+    JOIN demande_intervention d ON d.id = p.id
+    JOIN statut st ON st.id = d.statut_id
+    JOIN site s ON s.id = d.site_id
+    JOIN site_composteur sc ON sc.id = d.site_composteur_id
+    JOIN type_action tp ON tp.id = d.type_action_programmee_id
+    LEFT JOIN account pa ON pa.id = d.programme_par_id
+    LEFT JOIN account aa ON aa.id = d.annulee_par_id
+    LEFT JOIN intervention i ON i.id = d.intervention_declenchante_id
+    LEFT JOIN type_action ti ON ti.id = i.type_action_id
+    LEFT JOIN account ia ON ia.id = i.intervenant_id
+    LEFT JOIN type_action_constante c ON c.id_action = i.type_action_id AND c.id_constante = i.valeur_constante
+    LEFT JOIN site_composteur dest ON dest.id = i.bac_destination_id
+    ORDER BY p.n`;
+}
+
+/** The history's search: the site (name, code, city, address...), the scheduled action or the status. */
+function searchCondition(term: string): RawBuilder<SqlBool> {
+  const inText = (column: RawBuilder<unknown>) => (shortWordTerm(term) ? wordStartsNormalized(column, term) : containsNormalized(column, term));
+  const sites = sql`SELECT g.id FROM site g WHERE ${inText(sql`g.search_text`)}`;
+  const actions = sql`SELECT g.id FROM type_action g WHERE ${inText(sql`f_unaccent(lower(g.libelle))`)}`;
+  const statuts = sql`SELECT g.id FROM statut g WHERE g.id BETWEEN ${STATUT_EN_ATTENTE} AND ${STATUT_ANNULEE} AND ${inText(sql`f_unaccent(lower(g.libelle))`)}`;
+  // IN (subquery) under OR: each list is hashed once, then probed per request (an ANY over an
+  // array of hundreds of sites would be searched linearly for each of them).
+  return sql<SqlBool>`(d.site_id IN (${sites}) OR d.type_action_programmee_id IN (${actions}) OR d.statut_id IN (${statuts}))`;
+}
+
 export function createRequestsRepository(db: Db | Kysely<Database>) {
-  /** Pending requests with everything a card shows. */
-  function pendingRows() {
-    return db
-      .selectFrom('demande_intervention as d')
-      .innerJoin('statut as st', 'st.id', 'd.statut_id')
-      .innerJoin('site as s', 's.id', 'd.site_id')
-      .innerJoin('site_composteur as sc', 'sc.id', 'd.site_composteur_id')
-      .innerJoin('type_action as tp', 'tp.id', 'd.type_action_programmee_id')
-      .leftJoin('account as pa', 'pa.id', 'd.programme_par_id')
-      .leftJoin('intervention as i', 'i.id', 'd.intervention_declenchante_id')
-      .leftJoin('type_action as ti', 'ti.id', 'i.type_action_id')
-      .leftJoin('account as ia', 'ia.id', 'i.intervenant_id')
-      .leftJoin('type_action_constante as c', (j) => j.onRef('c.id_action', '=', 'i.type_action_id').onRef('c.id_constante', '=', 'i.valeur_constante'))
-      .leftJoin('site_composteur as dest', 'dest.id', 'i.bac_destination_id')
-      .where('d.statut_id', 'in', [...PENDING_STATUTS]);
+  async function cards(ids: number[]) {
+    if (ids.length === 0) return [];
+    return (await cardsQuery(ids).execute(db)).rows;
   }
 
   return {
+    cards,
+
     async pendingList(q: PendingListQuery) {
       // Count and page on the requests and their sites only, then read the 20 cards' details:
       // the joins of a card then run for one page, not for every pending request.
@@ -57,40 +136,7 @@ export function createRequestsRepository(db: Db | Kysely<Database>) {
           ? pageQuery.orderBy('d.date_echeance', dir).orderBy('d.id', dir)
           : pageQuery.orderBy(sql`lower(coalesce(nullif(s.nom, ''), s.code))`, dir).orderBy('d.site_id', dir).orderBy('d.date_echeance', 'asc').orderBy('d.id', 'asc');
       const ids = (await pageQuery.limit(limit).offset(offset).execute()).map((r) => r.id);
-      if (ids.length === 0) return { count: countRow.count, rows: [] };
-      const siteName = sql<string>`coalesce(nullif(s.nom, ''), s.code)`;
-      const rows = await pendingRows()
-        .where('d.id', 'in', ids)
-        .select([
-          'd.id',
-          'd.statut_id as idStatut',
-          'st.libelle as statut',
-          'd.date_echeance as dateEcheance',
-          'd.date_programmee as dateProgrammee',
-          'pa.kind as programmationKind',
-          personName('pa').as('programmation'),
-          'i.id as idInterventionDeclenchante',
-          'i.date as dateDeclenchement',
-          'i.type_action_id as idAction',
-          'ti.libelle as actionDeclenchante',
-          'ia.kind as intervenantKind',
-          personName('ia').as('intervenant'),
-          'd.type_action_programmee_id as idActionProgrammee',
-          'tp.libelle as actionProgrammee',
-          'd.site_id as idSite',
-          siteName.as('site'),
-          sql<string>`trim(coalesce(s.numero || ' ', '') || s.adresse || ', ' || s.cp || ' ' || s.ville)`.as('adresse'),
-          'i.valeur_nombre as valeurNombre',
-          'c.constante as constante',
-          'i.valeur_texte as valeurTexte',
-          'dest.numero as destinationNumeroBac',
-          'i.bac_destination_id as destinationIdBac',
-          'd.site_composteur_id as idBac',
-          'sc.numero as numero',
-        ])
-        .execute();
-      const order = new Map(ids.map((id, i) => [id, i]));
-      return { count: countRow.count, rows: rows.sort((a, b) => order.get(a.id)! - order.get(b.id)!) };
+      return { count: countRow.count, rows: await cards(ids) };
     },
 
     /** Sites with at least one pending request, by name. */
@@ -107,19 +153,23 @@ export function createRequestsRepository(db: Db | Kysely<Database>) {
     },
 
     async history(q: HistoryQuery) {
-      // Filters are columns of the request itself: count and page without the joins, which
-      // then run for the page's rows only (the sort by site or action label needs its join).
-      let filtered = db.selectFrom('demande_intervention as d');
+      // Filters and the search are columns of the request itself (the search through the few
+      // sites, actions and statuses it names): count and page without the joins, which then
+      // run for the page's rows only.
       const f = q.filter;
-      if (f.site !== undefined) filtered = filtered.where('d.site_id', '=', f.site);
-      if (f.statut !== undefined) filtered = filtered.where('d.statut_id', '=', f.statut);
-      if (f.actionProgrammee !== undefined) filtered = filtered.where('d.type_action_programmee_id', '=', f.actionProgrammee);
-      const countRow = await filtered.select(sql<number>`count(*)::int`.as('count')).executeTakeFirstOrThrow();
+      const where: RawBuilder<SqlBool>[] = [];
+      if (f.site !== undefined) where.push(sql<SqlBool>`d.site_id = ${f.site}`);
+      if (f.statut !== undefined) where.push(sql<SqlBool>`d.statut_id = ${f.statut}`);
+      if (f.actionProgrammee !== undefined) where.push(sql<SqlBool>`d.type_action_programmee_id = ${f.actionProgrammee}`);
+      if (q.search.trim()) where.push(searchCondition(q.search.trim()));
+      const cond = where.length ? sql.join(where, sql` AND `) : sql`true`;
+      // The count reads every matching request's index entry, the page a few: on PostgreSQL
+      // they run side by side on two connections.
+      const counting = sql<{ count: number }>`SELECT count(*)::int AS count FROM demande_intervention d WHERE ${cond}`.execute(db);
       const { limit, offset } = pageOf(q);
-      const dir = q.sort.direction === 'asc' ? sql`ASC` : sql`DESC`;
-      const nulls = sql`NULLS LAST`;
-      const byId = q.sort.direction === 'asc' ? sql`d.id ASC` : sql`d.id DESC`;
-      let pageIds: { id: number }[];
+      const asc = q.sort.direction === 'asc';
+      const dir = asc ? sql`ASC` : sql`DESC`;
+      let paging: Promise<{ rows: { id: number }[] }>;
       if (q.sort.name === 'site' || q.sort.name === 'actionProgrammee') {
         // Group by group in label order (sites, or the programmed actions), each group's
         // requests by id from its (fk, id) index (migration 014), at most a page's depth from
@@ -130,53 +180,24 @@ export function createRequestsRepository(db: Db | Kysely<Database>) {
             ? sql`SELECT g.id AS gid, lower(coalesce(nullif(g.nom, ''), g.code)) AS k FROM site g`
             : sql`SELECT g.id AS gid, lower(g.libelle) AS k FROM type_action g`;
         const fk = q.sort.name === 'site' ? sql`d.site_id` : sql`d.type_action_programmee_id`;
-        const where: RawBuilder<unknown>[] = [sql`${fk} = o.gid`];
-        if (f.site !== undefined) where.push(sql`d.site_id = ${f.site}`);
-        if (f.statut !== undefined) where.push(sql`d.statut_id = ${f.statut}`);
-        if (f.actionProgrammee !== undefined) where.push(sql`d.type_action_programmee_id = ${f.actionProgrammee}`);
-        const byIdOnly = q.sort.direction === 'asc' ? sql`ASC` : sql`DESC`;
-        pageIds = (
-          await sql<{ id: number }>`SELECT x.id FROM (${groups} ORDER BY 2 ${dir} ${nulls}) o
-            CROSS JOIN LATERAL (SELECT d.id FROM demande_intervention d WHERE ${sql.join(where, sql` AND `)}
-              ORDER BY d.id ${byIdOnly} LIMIT ${offset + limit}) x
-            ORDER BY o.k ${dir} ${nulls}, x.id ${byIdOnly} LIMIT ${limit} OFFSET ${offset}`.execute(db)
-        ).rows;
+        paging = sql<{ id: number }>`SELECT x.id FROM (${groups} ORDER BY 2 ${dir} NULLS LAST) o
+            CROSS JOIN LATERAL (SELECT d.id FROM demande_intervention d WHERE ${fk} = o.gid AND ${cond}
+              ORDER BY d.id ${dir} LIMIT ${offset + limit}) x
+            ORDER BY o.k ${dir} NULLS LAST, x.id ${dir} LIMIT ${limit} OFFSET ${offset}`.execute(db);
       } else {
-        const column = { dateCreation: sql`d.date_creation`, dateEcheance: sql`d.date_echeance`, statut: sql`d.statut_id`, dateAnnulation: sql`d.date_annulation` }[q.sort.name];
-        // date_creation is NOT NULL: a plain ORDER BY lets the (date_creation, id) index serve the page.
-        const order = q.sort.name === 'dateCreation' ? sql`${column} ${dir}, ${byId}` : sql`${column} ${dir} ${nulls}, ${byId}`;
-        pageIds = await filtered.select('d.id').orderBy(order).limit(limit).offset(offset).execute();
+        // Each order is an index in that exact order (migrations 010 and 019), walked until the
+        // page is full: the NOT NULL columns in both directions by one index; the cancellation
+        // date, empty on most requests, keeps them last either way with one index per direction.
+        const order = {
+          dateCreation: sql`d.date_creation ${dir}, d.id ${dir}`,
+          dateEcheance: sql`d.date_echeance ${dir}, d.id ${dir}`,
+          statut: sql`d.statut_id ${dir}, d.id ${dir}`,
+          dateAnnulation: sql`d.date_annulation ${dir} NULLS LAST, d.id ${dir}`,
+        }[q.sort.name];
+        paging = sql<{ id: number }>`SELECT d.id FROM demande_intervention d WHERE ${cond} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`.execute(db);
       }
-      const ids = pageIds.map((r) => r.id);
-      if (ids.length === 0) return { count: countRow.count, rows: [] };
-      const rows = await db
-        .selectFrom('demande_intervention as d')
-        .innerJoin('statut as st', 'st.id', 'd.statut_id')
-        .innerJoin('site as s', 's.id', 'd.site_id')
-        .innerJoin('site_composteur as sc', 'sc.id', 'd.site_composteur_id')
-        .innerJoin('type_action as tp', 'tp.id', 'd.type_action_programmee_id')
-        .leftJoin('account as aa', 'aa.id', 'd.annulee_par_id')
-        .where('d.id', 'in', ids)
-        .select([
-          'd.id',
-          'd.date_creation as dateCreation',
-          'd.type_action_programmee_id as idActionProgrammee',
-          'tp.libelle as actionProgrammee',
-          'd.date_echeance as dateEcheance',
-          'd.statut_id as idStatut',
-          'st.libelle as statut',
-          'd.date_annulation as dateAnnulation',
-          personName('aa').as('annuleePar'),
-          'd.date_programmee as dateProgrammee',
-          'd.site_id as idSite',
-          sql<string>`coalesce(nullif(s.nom, ''), s.code)`.as('site'),
-          'sc.numero as numero',
-          'd.intervention_declenchante_id as idDeclenchante',
-          'd.intervention_realisee_id as idRealisee',
-        ])
-        .execute();
-      const position = new Map(ids.map((id, i) => [id, i]));
-      return { count: countRow.count, rows: rows.sort((a, b) => position.get(a.id)! - position.get(b.id)!) };
+      const [countRes, pageRes] = await Promise.all([counting, paging]);
+      return { count: countRes.rows[0].count, rows: await cards(pageRes.rows.map((r) => r.id)) };
     },
 
     /** The interventions linked to a page of history rows, by id. */
@@ -209,20 +230,38 @@ export function createRequestsRepository(db: Db | Kysely<Database>) {
      * are served one after the other, the second sees what the first did. With the Paris day
      * of the due date and today's, for the scheduling bounds.
      */
-    lockForChange(ids: number[]) {
-      return db
-        .selectFrom('demande_intervention as d')
-        .where('d.id', 'in', ids)
-        .select([
-          'd.id',
-          'd.site_id as siteId',
-          'd.statut_id as idStatut',
-          sql<string>`to_char((d.date_echeance AT TIME ZONE 'Europe/Paris')::date, 'YYYY-MM-DD')`.as('dueDay'),
-          PARIS_TODAY.as('today'),
-        ])
-        .orderBy('d.id')
-        .forUpdate()
-        .execute();
+    async lockForChange(ids: number[]) {
+      const { rows } = await sql<{ id: number; siteId: number; idStatut: number; dueDay: string; today: string; delaiJours: number }>`
+        SELECT d.id, d.site_id AS "siteId", d.statut_id AS "idStatut",
+          to_char((d.date_echeance AT TIME ZONE 'Europe/Paris')::date, 'YYYY-MM-DD') AS "dueDay", ${PARIS_TODAY} AS today,
+          greatest(1, round(extract(epoch FROM d.date_echeance - coalesce(
+            (SELECT i.date FROM intervention i WHERE i.id = d.intervention_declenchante_id), d.date_creation)) / 86400))::int AS "delaiJours"
+        FROM demande_intervention d WHERE d.id IN (${sql.join(ids)})
+        ORDER BY d.id
+        FOR UPDATE OF d`.execute(db);
+      return rows;
+    },
+
+    /**
+     * Whether what a screen showed of a request (its due date, its scheduled action's id or
+     * label) is no longer the stored request. Instants compare to the millisecond (what a
+     * JavaScript date carries), a plain day to the due day in Paris; absent values match.
+     */
+    async differsFrom(id: number, dateEcheance: string | null, actionProgrammee: number | string | null) {
+      if (dateEcheance === null && actionProgrammee === null) return false;
+      const parts: RawBuilder<SqlBool>[] = [];
+      if (dateEcheance !== null) {
+        parts.push(
+          /^\d{4}-\d{2}-\d{2}$/.test(dateEcheance)
+            ? sql<SqlBool>`to_char((d.date_echeance AT TIME ZONE 'Europe/Paris')::date, 'YYYY-MM-DD') = ${dateEcheance}`
+            : sql<SqlBool>`date_trunc('milliseconds', d.date_echeance) = date_trunc('milliseconds', ${dateEcheance}::timestamptz)`,
+        );
+      }
+      if (typeof actionProgrammee === 'number') parts.push(sql<SqlBool>`d.type_action_programmee_id = ${actionProgrammee}`);
+      else if (actionProgrammee !== null) parts.push(sql<SqlBool>`t.libelle = ${actionProgrammee.trim()}`);
+      const { rows } = await sql<{ same: boolean }>`SELECT (${sql.join(parts, sql` AND `)}) AS same
+        FROM demande_intervention d JOIN type_action t ON t.id = d.type_action_programmee_id WHERE d.id = ${id}`.execute(db);
+      return rows[0]?.same !== true;
     },
 
     async cancel(ids: number[], accountId: number) {
@@ -274,21 +313,15 @@ export function createRequestsRepository(db: Db | Kysely<Database>) {
       return db.selectFrom('demande_rule').where('id', '=', id).select(['id']).executeTakeFirst();
     },
 
-    /** A rule with the same trigger, constant and scheduled action, other than `exceptId`. */
-    async ruleExists(input: DemandeRuleInput, exceptId: number | null) {
-      let q = db
-        .selectFrom('demande_rule')
-        .where('type_action_declenchante_id', '=', input.actionDeclenchante)
-        .where('type_action_programmee_id', '=', input.actionProgrammee)
-        .where((eb) => (input.constante === null ? eb('id_constante', 'is', null) : eb('id_constante', '=', input.constante)));
-      if (exceptId !== null) q = q.where('id', '<>', exceptId);
-      return (await q.select('id').executeTakeFirst()) !== undefined;
+    /** Rule changes one at a time: the duplicate and loop checks see every other rule. */
+    async lockRules() {
+      await sql`LOCK TABLE demande_rule IN SHARE ROW EXCLUSIVE MODE`.execute(db);
     },
 
     /** Cell types each action is allowed on, and the constants of each action. */
     async catalogue() {
       const [actions, cells, constantes] = await Promise.all([
-        db.selectFrom('type_action').select(['id']).execute(),
+        db.selectFrom('type_action').select(['id', 'libelle']).execute(),
         db.selectFrom('type_action_type_bac').select(['type_action_id as action', 'type_bac_id as typeBac']).execute(),
         db.selectFrom('type_action_constante').select(['id_constante as idConstante', 'id_action as idAction']).execute(),
       ]);

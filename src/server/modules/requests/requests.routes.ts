@@ -62,13 +62,13 @@ export default async function requestsRoutes(fastify: FastifyInstance, deps: App
 
   app.post(
     '/admin/demande/regle/add',
-    { preHandler: rules, schema: { body: demandeRuleInputSchema, response: { 200: ruleSaveResponseSchema } } },
+    { preHandler: rules, schema: { body: demandeRuleInputSchema, response: { 200: ruleSaveResponseSchema, 409: errorBodySchema } } },
     (request) => service.addRule(request.body),
   );
 
   app.put(
     '/admin/demande/regle/update/:id',
-    { preHandler: rules, schema: { params: idParamsSchema, body: demandeRuleInputSchema, response: { 200: ruleSaveResponseSchema, 404: errorBodySchema } } },
+    { preHandler: rules, schema: { params: idParamsSchema, body: demandeRuleInputSchema, response: { 200: ruleSaveResponseSchema, ...refusals } } },
     (request) => service.updateRule(request.params.id, request.body),
   );
 

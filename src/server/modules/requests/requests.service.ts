@@ -1,6 +1,7 @@
 // Rules of the intervention requests (reference-data.md, issue 11): only pending requests
 // (3, 4) change; a selection covers one site; a planned day lies between today and the due
-// day (Europe/Paris). The named requests are locked for the whole change, so two people
+// day (Europe/Paris), or, once the due day has passed, between today and today plus the delay
+// the request was raised with. The named requests are locked for the whole change, so two people
 // acting at once are served one after the other and the second is told what happened.
 // Processing a request is the interventions add route's job (it links and closes it).
 import type { CurrentUser } from '../../plugins/auth.js';
@@ -10,6 +11,12 @@ import { displayValue } from '../../../shared/schemas/interventions.js';
 import {
   PENDING_STATUTS,
   REQUEST_MESSAGES,
+  overdueOutOfRangeMessage,
+  planningWindow,
+  ruleDuplicateMessage,
+  ruleLoop,
+  ruleLoopMessage,
+  type DemandeIntervention,
   type DemandeRule,
   type DemandeRuleInput,
   type HistoryList,
@@ -22,7 +29,7 @@ import {
   type ScheduleBody,
 } from '../../../shared/schemas/requests.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
-import { createRequestsRepository, type LinkedRecord, type RequestsRepository } from './requests.repository.js';
+import { createRequestsRepository, type CardRecord, type LinkedRecord, type RequestsRepository } from './requests.repository.js';
 
 const toIso = (d: Date | string) => new Date(d).toISOString();
 const toIsoOrNull = (d: Date | string | null) => (d === null ? null : toIso(d));
@@ -36,6 +43,40 @@ function linked(r: LinkedRecord): LinkedIntervention {
     typeAction: r.typeAction,
     valeur: displayValue({ idAction: r.idAction, valeurNombre: num(r.valeurNombre), constante: r.constante, valeurTexte: r.valeurTexte, destinationNumeroBac: r.destinationNumeroBac }),
     observations: r.observations,
+  };
+}
+
+function card(r: CardRecord, signals: Map<number, LinkedRecord>): DemandeIntervention {
+  const latest = r.idDernierSignalement === null ? undefined : signals.get(r.idDernierSignalement);
+  return {
+    id: r.id,
+    idStatut: r.idStatut,
+    statut: r.statut,
+    dateEcheance: toIso(r.dateEcheance),
+    dateProgrammee: toIsoOrNull(r.dateProgrammee),
+    programmationReferent: r.programmationKind === 'user' ? r.programmation : null,
+    programmationAgent: r.programmationKind === 'agent' ? r.programmation : null,
+    idAction: r.idAction,
+    actionDeclenchante: r.actionDeclenchante,
+    referent: r.intervenantKind === 'user' ? r.intervenant : null,
+    agent: r.intervenantKind === 'agent' ? r.intervenant : null,
+    idActionProgrammee: r.idActionProgrammee,
+    actionProgrammee: r.actionProgrammee,
+    idSite: r.idSite,
+    site: r.site,
+    adresse: r.adresse,
+    value:
+      r.idAction === null
+        ? ''
+        : displayValue({ idAction: r.idAction, valeurNombre: num(r.valeurNombre), constante: r.constante, valeurTexte: r.valeurTexte, destinationNumeroBac: r.destinationNumeroBac }),
+    idBac: r.idBac,
+    numero: r.numero,
+    destinationIdBac: r.destinationIdBac,
+    idInterventionDeclenchante: r.idInterventionDeclenchante,
+    dateDeclenchement: toIsoOrNull(r.dateDeclenchement),
+    nbSignalements: r.nbSignalements,
+    dernierSignalement: latest ? { ...linked(latest), idAction: latest.idAction } : null,
+    delaiJours: r.delaiJours,
   };
 }
 
@@ -56,39 +97,17 @@ async function lockSelection(tx: RequestsRepository, ids: number[]) {
 export function createRequestsService(db: Db) {
   const repo = createRequestsRepository(db);
 
+  /** The interventions of a page (triggers, results, latest signals), by id. */
+  async function linkedById(ids: (number | null)[]) {
+    const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
+    return new Map((await repo.linkedInterventions(wanted)).map((i) => [i.id, i]));
+  }
+
   return {
     async pendingList(query: PendingListQuery): Promise<PendingList> {
       const { count, rows } = await repo.pendingList(query);
-      return {
-        count,
-        demandesInterventions: rows.map((r) => ({
-          id: r.id,
-          idStatut: r.idStatut,
-          statut: r.statut,
-          dateEcheance: toIso(r.dateEcheance),
-          dateProgrammee: toIsoOrNull(r.dateProgrammee),
-          programmationReferent: r.programmationKind === 'user' ? r.programmation : null,
-          programmationAgent: r.programmationKind === 'agent' ? r.programmation : null,
-          idAction: r.idAction,
-          actionDeclenchante: r.actionDeclenchante,
-          referent: r.intervenantKind === 'user' ? r.intervenant : null,
-          agent: r.intervenantKind === 'agent' ? r.intervenant : null,
-          idActionProgrammee: r.idActionProgrammee,
-          actionProgrammee: r.actionProgrammee,
-          idSite: r.idSite,
-          site: r.site,
-          adresse: r.adresse,
-          value:
-            r.idAction === null
-              ? ''
-              : displayValue({ idAction: r.idAction, valeurNombre: num(r.valeurNombre), constante: r.constante, valeurTexte: r.valeurTexte, destinationNumeroBac: r.destinationNumeroBac }),
-          idBac: r.idBac,
-          numero: r.numero,
-          destinationIdBac: r.destinationIdBac,
-          idInterventionDeclenchante: r.idInterventionDeclenchante,
-          dateDeclenchement: toIsoOrNull(r.dateDeclenchement),
-        })),
-      };
+      const byId = await linkedById(rows.map((r) => r.idDernierSignalement));
+      return { count, demandesInterventions: rows.map((r) => card(r, byId)) };
     },
 
     pendingSites(): Promise<PendingSite[]> {
@@ -97,27 +116,21 @@ export function createRequestsService(db: Db) {
 
     async history(query: HistoryQuery): Promise<HistoryList> {
       const { count, rows } = await repo.history(query);
-      const ids = rows.flatMap((r) => [r.idDeclenchante, r.idRealisee]).filter((id): id is number => id !== null);
-      const byId = new Map((await repo.linkedInterventions([...new Set(ids)])).map((i) => [i.id, linked(i)]));
+      const byId = await linkedById(rows.flatMap((r) => [r.idInterventionDeclenchante, r.idRealisee, r.idDernierSignalement]));
       return {
         count,
-        demandesInterventions: rows.map((r) => ({
-          id: r.id,
-          dateCreation: toIso(r.dateCreation),
-          idActionProgrammee: r.idActionProgrammee,
-          actionProgrammee: r.actionProgrammee,
-          dateEcheance: toIso(r.dateEcheance),
-          idStatut: r.idStatut,
-          statut: r.statut,
-          dateAnnulation: toIsoOrNull(r.dateAnnulation),
-          annuleePar: r.annuleePar,
-          dateProgrammee: toIsoOrNull(r.dateProgrammee),
-          idSite: r.idSite,
-          site: r.site,
-          numero: r.numero,
-          interventionDeclenchante: r.idDeclenchante === null ? null : (byId.get(r.idDeclenchante) ?? null),
-          interventionRealisee: r.idRealisee === null ? null : (byId.get(r.idRealisee) ?? null),
-        })),
+        demandesInterventions: rows.map((r) => {
+          const declenchante = r.idInterventionDeclenchante === null ? undefined : byId.get(r.idInterventionDeclenchante);
+          const realisee = r.idRealisee === null ? undefined : byId.get(r.idRealisee);
+          return {
+            ...card(r, byId),
+            dateCreation: toIso(r.dateCreation),
+            dateAnnulation: toIsoOrNull(r.dateAnnulation),
+            annuleePar: r.annuleePar,
+            interventionDeclenchante: declenchante ? linked(declenchante) : null,
+            interventionRealisee: realisee ? linked(realisee) : null,
+          };
+        }),
       };
     },
 
@@ -137,12 +150,18 @@ export function createRequestsService(db: Db) {
           tx,
           body.values.map((v) => v.demandeIntervention),
         );
+        // What the screen showed must still be the request: a due date or an action changed
+        // since (a corrected trigger, a moved request) means the person planned something else.
+        const changed = await Promise.all(body.values.map((v) => tx.differsFrom(v.demandeIntervention, v.dateEcheance ?? null, v.actionProgrammee ?? null)));
+        if (changed.some(Boolean)) throw new ConflictError(REQUEST_MESSAGES.changed);
         // Days compare as 'YYYY-MM-DD' text, both sides in Paris time (computed by the database).
-        const outOfRange = body.values.some((v) => {
+        for (const v of body.values) {
           const d = locked.get(v.demandeIntervention)!;
-          return v.date < d.today || v.date > d.dueDay;
-        });
-        if (outOfRange) throw new ConflictError(REQUEST_MESSAGES.dateOutOfRange);
+          const window = planningWindow(d.dueDay, d.today, d.delaiJours);
+          if (v.date < window.min || v.date > window.max) {
+            throw new ConflictError(window.overdueDays > 0 ? overdueOutOfRangeMessage(window.max) : REQUEST_MESSAGES.dateOutOfRange);
+          }
+        }
         for (const v of body.values) await tx.schedule(v.demandeIntervention, v.date, user.id);
       });
       return { status: 'success', message: REQUEST_MESSAGES.scheduled };
@@ -155,15 +174,23 @@ export function createRequestsService(db: Db) {
     },
 
     async addRule(input: DemandeRuleInput) {
-      await checkRule(repo, input, null);
-      const id = await repo.addRule(input);
+      const id = await repo.transaction(async (conn) => {
+        const tx = createRequestsRepository(conn);
+        await tx.lockRules();
+        await checkRule(tx, input, null);
+        return tx.addRule(input);
+      });
       return { status: 'success' as const, message: REQUEST_MESSAGES.ruleAdded, id };
     },
 
     async updateRule(id: number, input: DemandeRuleInput) {
-      if (!(await repo.findRule(id))) throw new NotFoundError(REQUEST_MESSAGES.ruleNotFound);
-      await checkRule(repo, input, id);
-      if (!(await repo.updateRule(id, input))) throw new NotFoundError(REQUEST_MESSAGES.ruleNotFound);
+      await repo.transaction(async (conn) => {
+        const tx = createRequestsRepository(conn);
+        await tx.lockRules();
+        if (!(await tx.findRule(id))) throw new NotFoundError(REQUEST_MESSAGES.ruleNotFound);
+        await checkRule(tx, input, id);
+        await tx.updateRule(id, input);
+      });
       return { status: 'success' as const, message: REQUEST_MESSAGES.ruleUpdated, id };
     },
 
@@ -175,9 +202,13 @@ export function createRequestsService(db: Db) {
 }
 
 /**
- * A rule must make sense against the catalogue (issue 11): actions that exist, a constant of
+ * A rule must make sense against the catalogue: actions that exist, a constant of
  * the triggering action, a scheduled action possible on a cell the trigger can be recorded on
- * (the request is raised on the trigger's cell). Every error at once.
+ * (the request is raised on the trigger's cell). Those are field errors, all at once. Then it
+ * must not repeat another rule (one rule per trigger and value: 409 naming it) nor make
+ * requests call each other forever (its scheduled action leading back to its trigger through
+ * the rules, itself included: a field error showing the chain). The rules table is locked by
+ * the caller, so two administrators cannot add the same rule at once.
  */
 async function checkRule(repo: RequestsRepository, input: DemandeRuleInput, exceptId: number | null) {
   const { actions, cells, constantes } = await repo.catalogue();
@@ -196,6 +227,13 @@ async function checkRule(repo: RequestsRepository, input: DemandeRuleInput, exce
       errors.push({ key: 'actionProgrammee', error: REQUEST_MESSAGES.programmeeNotAllowed });
     }
   }
-  if (errors.length === 0 && (await repo.ruleExists(input, exceptId))) errors.push({ key: 'actionProgrammee', error: REQUEST_MESSAGES.ruleExists });
   if (errors.length > 0) throw new ValidationError(errors);
+  const rules = await repo.rules();
+  const same = rules.find((r) => r.id !== exceptId && r.idActionDeclenchante === input.actionDeclenchante && r.idConstante === input.constante);
+  if (same) throw new ConflictError(ruleDuplicateMessage(same));
+  const loop = ruleLoop(rules, input, exceptId);
+  if (loop) {
+    const label = new Map(actions.map((a) => [a.id, a.libelle]));
+    throw new ValidationError([{ key: 'actionProgrammee', error: ruleLoopMessage(loop.map((id) => label.get(id) ?? String(id))) }]);
+  }
 }

@@ -129,6 +129,9 @@ describe.each(TEST_DRIVERS)('intervention requests API (%s)', (driver) => {
         destinationIdBac: null,
         idInterventionDeclenchante: intervention,
         dateDeclenchement: date.toISOString(),
+        nbSignalements: 1,
+        dernierSignalement: { id: intervention, date: date.toISOString(), intervenant: 'MARTIN Jeanne', idAction: 18, typeAction: 'Réparation à effectuer', valeur: 'Charnière cassée', observations: null },
+        delaiJours: 14,
       });
     });
 
@@ -280,6 +283,7 @@ describe.each(TEST_DRIVERS)('intervention requests API (%s)', (driver) => {
 
   describe('processing and history', () => {
     it('processes a planned request from an entry: status 5, both interventions in the history', async () => {
+      const site = await createEquippedSite(ctx.db, { referents: [referent.id] });
       const { demande, intervention } = await raiseRepair(site.id, site.apport, 'Planche fendue');
       expect((await call('POST', '/api/admin/demande/intervention/programmer', provider.cookie, { values: [{ demandeIntervention: demande, date: parisDay(new Date()) }] })).statusCode).toBe(200);
       const done = await record(provider, site.id, [{ composteur: site.apport, action: 14, valeur: 'Planche changée', bacDestination: null, observations: 'RAS', demandeIntervention: demande }]);
@@ -360,6 +364,7 @@ describe.each(TEST_DRIVERS)('intervention requests API (%s)', (driver) => {
     });
 
     it('links one intervention when two phones process the same request at once, and refuses the other', async () => {
+      const site = await createEquippedSite(ctx.db, { referents: [referent.id] });
       const { demande } = await raiseRepair(site.id, site.apport, 'Vis manquante');
       const entry = () => record(provider, site.id, [{ composteur: site.apport, action: 14, valeur: 'Vis remise', bacDestination: null, observations: null, demandeIntervention: demande }]);
       const results = await Promise.all([entry(), entry()]);
@@ -406,7 +411,8 @@ describe.each(TEST_DRIVERS)('intervention requests API (%s)', (driver) => {
       const unknown = await add({ actionDeclenchante: 99, constante: null, actionProgrammee: 14, delaiJours: 3 });
       expect(unknown.json().errors).toEqual([{ key: 'actionDeclenchante', error: 'Action inconnue' }]);
       const dup = await add({ actionDeclenchante: 18, constante: null, actionProgrammee: 14, delaiJours: 3 });
-      expect(dup.json().errors).toEqual([{ key: 'actionProgrammee', error: 'Cette règle existe déjà' }]);
+      expect(dup.statusCode).toBe(409);
+      expect(dup.json().message).toBe('Une règle existe déjà pour ce déclencheur : Réparation à effectuer (toujours) → Réparation effectuée sous 14 jours');
     });
 
     it('adds, changes and removes a rule; 404 for an unknown one', async () => {
@@ -443,7 +449,7 @@ describe.each(TEST_DRIVERS)('intervention requests API (%s)', (driver) => {
       const upd = await call('PUT', `/api/admin/demande/regle/update/${rule.id as number}`, admin.cookie, { actionDeclenchante: 18, constante: null, actionProgrammee: 14, delaiJours: 3 });
       expect(upd.statusCode).toBe(200);
       const d2 = new Date(Date.now() - 3600_000);
-      const second = await record(admin, s.id, [{ composteur: s.broyat, action: 18, valeur: 'Après', bacDestination: null, observations: null, demandeIntervention: null }], d2);
+      const second = await record(admin, s.id, [{ composteur: s.maturation, action: 18, valeur: 'Après', bacDestination: null, observations: null, demandeIntervention: null }], d2);
       const secondDemande = second.json().demandes[0] as number;
       expect(new Date((await demandeRow(secondDemande)).date_echeance).toISOString()).toBe(new Date(d2.getTime() + 3 * DAY_MS).toISOString());
       expect(new Date((await demandeRow(firstDemande)).date_echeance).toISOString()).toBe(new Date(d1.getTime() + 14 * DAY_MS).toISOString());

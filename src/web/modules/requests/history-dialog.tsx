@@ -1,15 +1,19 @@
 // 'Voir l'historique' on the requests board: 'Historique des demandes d'interventions' on the
 // shared server-side table (creation date, scheduled action, due date, status in colour,
-// cancelled on and by), each row opening its 'Interventions liées' (the triggering and the
-// performed intervention).
+// cancelled on and by, how many entries called for the request), searched and filtered on the
+// server, each row opening its 'Interventions liées' (the triggering intervention, the latest
+// entry that called for it again, and the performed intervention).
 import { useState } from 'react';
 import { ActionIcon, Badge, Modal, Paper, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import { formatParisDate, formatParisDateTime } from '../../../shared/dates';
 import type { HistoryRow, LinkedIntervention } from '../../../shared/schemas/requests';
+import { DataAge } from '../../components/data-age';
 import { DataTable, type ListColumn } from '../../components/data-table';
 import { useListQuery } from '../../components/use-list-query';
-import { HISTORY_URL, requestsKeys } from './requests.api';
+import { useIsOffline } from '../../offline/connectivity';
+import { HISTORY_URL, requestStatutsQuery, requestsKeys } from './requests.api';
 
 /** reference-data.md "Statuses": 4 blue, 5 green, 6 red. */
 export const STATUT_COLORS: Record<number, string> = { 4: 'blue', 5: 'green', 6: 'red' };
@@ -32,6 +36,8 @@ function HistoryTable() {
     listKey: 'demandesInterventions',
     defaultSort: { name: 'dateCreation', direction: 'desc' },
   });
+  const statuts = useQuery(requestStatutsQuery());
+  const offline = useIsOffline();
   const toggle = (id: number) => setExpanded((s) => (s.includes(id) ? s.filter((x) => x !== id) : [...s, id]));
   const columns: ListColumn<HistoryRow>[] = [
     {
@@ -55,12 +61,7 @@ function HistoryTable() {
       filterBy: {
         type: 'select',
         name: 'statut',
-        options: [
-          { value: '3', label: 'En attente' },
-          { value: '4', label: 'Programmée' },
-          { value: '5', label: 'Réalisée' },
-          { value: '6', label: 'Annulée' },
-        ],
+        options: (statuts.data ?? []).map((st) => ({ value: String(st.id), label: st.libelle })),
       },
       render: (r) => (
         <Badge color={STATUT_COLORS[r.idStatut] ?? 'gray'} variant="light">
@@ -70,12 +71,18 @@ function HistoryTable() {
     },
     { accessor: 'dateAnnulation', title: 'Annulée le', sortable: true, render: (r) => formatParisDate(r.dateAnnulation) },
     { accessor: 'annuleePar', title: 'Annulée par' },
+    {
+      accessor: 'nbSignalements',
+      title: 'Signalements',
+      render: (r) => (r.nbSignalements > 1 && r.dernierSignalement?.valeur ? `${r.nbSignalements} (dernier : ${r.dernierSignalement.valeur})` : r.nbSignalements),
+    },
   ];
+  const query = list.query;
   return (
     <DataTable
       list={list}
       columns={columns}
-      searchable={false}
+      toolbar={<DataAge updatedAt={query.dataUpdatedAt} show={query.data !== undefined && (offline || query.isRefetchError)} />}
       ariaLabel="Historique des demandes d'interventions"
       // Opened by the first column's button (keyboard and screen readers), not by a row click.
       rowExpansion={{
@@ -87,7 +94,12 @@ function HistoryTable() {
             <Title order={4} size="h5" mb="xs">
               Interventions liées
             </Title>
-            <LinkedTable rows={[r.interventionDeclenchante, r.interventionRealisee]} />
+            <LinkedTable
+              declenchante={r.interventionDeclenchante}
+              // The latest call, when another entry than the trigger made it.
+              dernier={r.dernierSignalement && r.dernierSignalement.id !== r.interventionDeclenchante?.id ? r.dernierSignalement : null}
+              realisee={r.interventionRealisee}
+            />
           </Paper>
         ),
       }}
@@ -95,9 +107,8 @@ function HistoryTable() {
   );
 }
 
-function LinkedTable({ rows }: { rows: [LinkedIntervention | null, LinkedIntervention | null] }) {
-  const [declenchante, realisee] = rows;
-  if (!declenchante && !realisee) return <Text size="sm">Aucune intervention liée</Text>;
+function LinkedTable({ declenchante, dernier, realisee }: { declenchante: LinkedIntervention | null; dernier: LinkedIntervention | null; realisee: LinkedIntervention | null }) {
+  if (!declenchante && !dernier && !realisee) return <Text size="sm">Aucune intervention liée</Text>;
   return (
     <Table.ScrollContainer minWidth={560}>
       <Table withTableBorder>
@@ -105,6 +116,7 @@ function LinkedTable({ rows }: { rows: [LinkedIntervention | null, LinkedInterve
           <Table.Tr>
             <Table.Th />
             <Table.Th>Id</Table.Th>
+            <Table.Th>Date</Table.Th>
             <Table.Th>Intervenant</Table.Th>
             <Table.Th>Action</Table.Th>
             <Table.Th>Valeur</Table.Th>
@@ -115,6 +127,7 @@ function LinkedTable({ rows }: { rows: [LinkedIntervention | null, LinkedInterve
           {(
             [
               ['Déclenchante', declenchante],
+              ['Dernier signalement', dernier],
               ['Réalisée', realisee],
             ] as const
           ).map(([kind, i]) =>
@@ -122,6 +135,7 @@ function LinkedTable({ rows }: { rows: [LinkedIntervention | null, LinkedInterve
               <Table.Tr key={kind}>
                 <Table.Td>{kind}</Table.Td>
                 <Table.Td>{i.id}</Table.Td>
+                <Table.Td>{formatParisDateTime(i.date)}</Table.Td>
                 <Table.Td>{i.intervenant}</Table.Td>
                 <Table.Td>{i.typeAction}</Table.Td>
                 <Table.Td>{i.valeur}</Table.Td>

@@ -1,10 +1,11 @@
-import { cleanup, screen, within } from '@testing-library/react';
+import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loggedAs, mockApi, renderApp, reply } from '../../app/test-utils';
 import type { DemandeIntervention } from '../../../shared/schemas/requests';
 import { requestsRoutes } from './requests.routes';
-import { isUrgent, requestPrefill } from './requests-page';
+import { isUrgent, overdueDays, requestPrefill, signalsLabel } from './requests-page';
+import { useConnectivityStore } from '../../offline/connectivity';
 import { prefillOf, requestSheetValues, toSubmission } from '../interventions/site-sheet-form';
 
 const originalMatchMedia = window.matchMedia;
@@ -18,6 +19,8 @@ afterAll(() => {
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  vi.useRealTimers();
+  useConnectivityStore.setState({ browserOnline: true, serverUnreachable: false });
 });
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -46,9 +49,17 @@ function demande(over: Partial<DemandeIntervention> = {}): DemandeIntervention {
     destinationIdBac: null,
     idInterventionDeclenchante: 900,
     dateDeclenchement: new Date().toISOString(),
+    nbSignalements: 1,
+    dernierSignalement: null,
+    delaiJours: 14,
     ...over,
   };
 }
+
+const PARIS = new Intl.DateTimeFormat('fr-FR', { timeZone: 'Europe/Paris', day: '2-digit', month: '2-digit', year: 'numeric' });
+/** dd/MM/yyyy in Paris, as typed in the date picker. */
+const frDay = (d: Date) => PARIS.format(d);
+const isoDay = (fr: string) => fr.split('/').reverse().join('-');
 
 const board = (cards: DemandeIntervention[]) => ({
   'GET /api/logged': loggedAs(['ROLE_PRESTATAIRE']),
@@ -70,6 +81,23 @@ describe('prefill and due dates', () => {
       action: 3,
       valeur: null,
     });
+  });
+
+  it('prefills the value of the latest repair to do when the request was signalled again', () => {
+    const latest = { id: 950, date: new Date().toISOString(), intervenant: 'VERT Paul', idAction: 18, typeAction: 'Réparation à effectuer', valeur: 'Couvercle et charnière', observations: null };
+    expect(requestPrefill(demande({ nbSignalements: 2, dernierSignalement: latest })).valeur).toBe('Couvercle et charnière');
+    const damaged = { ...latest, idAction: 9, typeAction: 'État du composteur', valeur: 'Endommagé' };
+    expect(requestPrefill(demande({ nbSignalements: 2, dernierSignalement: damaged })).valeur).toBe('Couvercle cassé');
+  });
+
+  it('counts the Paris days an overdue request is late, and says how often it was signalled', () => {
+    const now = new Date('2026-03-10T10:00:00Z');
+    expect(overdueDays({ dateEcheance: '2026-03-09T23:30:00Z', delaiJours: 7 }, now)).toBe(0); // 10/03 in Paris: due today
+    expect(overdueDays({ dateEcheance: '2026-03-09T22:30:00Z', delaiJours: 7 }, now)).toBe(1);
+    expect(overdueDays({ dateEcheance: '2026-02-28T12:00:00Z', delaiJours: 7 }, now)).toBe(10);
+    expect(signalsLabel(demande())).toBeNull();
+    const latest = { id: 950, date: '2026-03-08T09:00:00Z', intervenant: 'VERT Paul', idAction: 16, typeAction: "Niveau d'apport", valeur: 'Plein', observations: null };
+    expect(signalsLabel(demande({ nbSignalements: 3, dernierSignalement: latest }))).toBe('Signalée 3 fois, dernière fois le 08/03/2026 : Plein');
   });
 
   it('is urgent when fewer than 3 days away, overdue included', () => {
@@ -154,8 +182,9 @@ describe('requests board', () => {
   });
 
   it('asks for the planned day, then schedules', async () => {
+    const shown = demande();
     const api = mockApi({
-      ...board([demande()]),
+      ...board([shown]),
       'POST /api/admin/demande/intervention/programmer': reply(200, { status: 'success', message: "Demande(s) d'intervention(s) programmée(s) avec succès" }),
     });
     renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
@@ -172,7 +201,73 @@ describe('requests board', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
     expect(await screen.findByText("Demande(s) d'intervention(s) programmée(s) avec succès")).toBeInTheDocument();
     const [d, m, y] = parts.split('/');
-    expect(api.callsTo('POST', '/api/admin/demande/intervention/programmer')[0].body).toEqual({ values: [{ demandeIntervention: 11, date: `${y}-${m}-${d}` }] });
+    expect(api.callsTo('POST', '/api/admin/demande/intervention/programmer')[0].body).toEqual({
+      values: [{ demandeIntervention: 11, date: `${y}-${m}-${d}`, dateEcheance: shown.dateEcheance, actionProgrammee: 14 }],
+    });
+  });
+
+  it('shows how late an overdue request is, and offers today to today plus its delay', async () => {
+    const due = new Date(Date.now() - 4 * DAY_MS);
+    const overdue = demande({ dateEcheance: due.toISOString(), delaiJours: 5 });
+    const api = mockApi({
+      ...board([overdue]),
+      'POST /api/admin/demande/intervention/programmer': reply(200, { status: 'success', message: "Demande(s) d'intervention(s) programmée(s) avec succès" }),
+    });
+    renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
+    const card = await screen.findByRole('article', { name: 'Demande 11' }, { timeout: 15_000 });
+    const late = Math.round((Date.parse(isoDay(frDay(new Date()))) - Date.parse(isoDay(frDay(due)))) / DAY_MS);
+    expect(card).toHaveTextContent(`Échéance dépassée de ${late} jours`);
+    await userEvent.click(within(card).getByRole('button', { name: 'Programmer' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Programmer' });
+    expect(dialog).toHaveTextContent(`Échéance dépassée de ${late} jours`);
+    const input = within(dialog).getByLabelText(/Date prévue de réalisation/);
+    await userEvent.type(input, frDay(new Date(Date.now() + 6 * DAY_MS)));
+    await userEvent.click(within(dialog).getByText(/^A faire/));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Veuillez renseignez les champs obligatoires');
+    expect(api.callsTo('POST', '/api/admin/demande/intervention/programmer')).toHaveLength(0);
+    const last = frDay(new Date(Date.now() + 5 * DAY_MS));
+    await userEvent.clear(input);
+    await userEvent.type(input, last);
+    await userEvent.click(within(dialog).getByText(/^A faire/));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    expect(await screen.findByText("Demande(s) d'intervention(s) programmée(s) avec succès")).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/admin/demande/intervention/programmer')[0].body).toEqual({
+      values: [{ demandeIntervention: 11, date: isoDay(last), dateEcheance: overdue.dateEcheance, actionProgrammee: 14 }],
+    });
+  });
+
+  it("shows the server's refusal when the request changed meanwhile", async () => {
+    mockApi({
+      ...board([demande()]),
+      'POST /api/admin/demande/intervention/programmer': reply(409, { status: 'error', message: 'La demande a changé, rechargez la page.' }),
+    });
+    renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
+    const card = await screen.findByRole('article', { name: 'Demande 11' }, { timeout: 15_000 });
+    await userEvent.click(within(card).getByRole('button', { name: 'Programmer' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Programmer' });
+    await userEvent.type(within(dialog).getByLabelText(/Date prévue de réalisation/), frDay(new Date()));
+    await userEvent.click(within(dialog).getByText(/^A faire/));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('La demande a changé, rechargez la page.');
+  });
+
+  it('says on the card how many entries called for the request and the latest value', async () => {
+    const latest = { id: 950, date: '2026-03-08T09:00:00Z', intervenant: 'VERT Paul', idAction: 16, typeAction: "Niveau d'apport", valeur: 'Plein', observations: null };
+    mockApi(board([demande({ idAction: 16, actionDeclenchante: "Niveau d'apport", value: '3/4', idActionProgrammee: 3, actionProgrammee: 'Transfert', nbSignalements: 3, dernierSignalement: latest })]));
+    renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
+    const card = await screen.findByRole('article', { name: 'Demande 11' }, { timeout: 15_000 });
+    expect(card).toHaveTextContent("Niveau d'apport : 3/4 (cellule n°1)");
+    expect(card).toHaveTextContent('Signalée 3 fois, dernière fois le 08/03/2026 : Plein');
+  });
+
+  it('stamps the board with the time it was received when the server cannot be reached', async () => {
+    mockApi(board([demande()]));
+    renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
+    await screen.findByRole('article', { name: 'Demande 11' }, { timeout: 15_000 });
+    expect(screen.queryByText(/^Données du /)).not.toBeInTheDocument();
+    act(() => useConnectivityStore.setState({ serverUnreachable: true }));
+    expect(await screen.findByText(/^Données du \d{2}\/\d{2} à \d{2}:\d{2}$/)).toBeInTheDocument();
   });
 
   it('is refused to roles other than providers and ROLE_ADMIN', async () => {

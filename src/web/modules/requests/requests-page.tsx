@@ -2,15 +2,20 @@
 // the pending requests, 20 a page by site name, a site filter, and Programmer / Annuler /
 // Traiter on a selection of one site's requests. Traiter opens the site sheet with one block
 // per request through the navigation state, so it works with no signal once the board is shown.
+// A card says how many entries called for its request and the latest one's value, and how
+// many days an overdue request is late. Without network, the board kept on the phone shows
+// with the time it was received.
 import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, Card, Center, Checkbox, Group, Loader, Pagination, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { can } from '../../../shared/permissions';
-import { formatParisDate } from '../../../shared/dates';
-import type { DemandeIntervention } from '../../../shared/schemas/requests';
+import { formatParisDate, parisDayValue } from '../../../shared/dates';
+import { overdueLabel, planningWindow, type DemandeIntervention } from '../../../shared/schemas/requests';
 import { useSessionStore } from '../../app/session-store';
+import { DataAge } from '../../components/data-age';
 import { PageMessage } from '../../components/page-message';
+import { useIsOffline } from '../../offline/connectivity';
 import { notifyError } from '../../lib/notify';
 import { siteInfosQuery } from '../interventions/interventions.api';
 import type { RequestPrefill, SheetNavigationState } from '../interventions/site-sheet-form';
@@ -26,14 +31,31 @@ export const isUrgent = (dateEcheance: string, now = Date.now()) => new Date(dat
 /** The action the triggering value is copied from (spec.md section 4). */
 const ACTION_REPARATION_A_EFFECTUER = 18;
 
-/** spec.md section 4: destination cell if any, else the cell; the scheduled action; the value of a trigger 18. */
+/**
+ * Destination cell if any, else the cell; the scheduled action; the value of a trigger 18
+ * (the latest repair to do when it was signalled again: it says the most about the work).
+ */
 export function requestPrefill(d: DemandeIntervention): RequestPrefill {
-  return {
-    demandeIntervention: d.id,
-    composteur: d.destinationIdBac ?? d.idBac,
-    action: d.idActionProgrammee,
-    valeur: d.idAction === ACTION_REPARATION_A_EFFECTUER && d.value !== '' ? d.value : null,
-  };
+  const latest = d.dernierSignalement;
+  const valeur =
+    latest && latest.idAction === ACTION_REPARATION_A_EFFECTUER && latest.valeur !== ''
+      ? latest.valeur
+      : d.idAction === ACTION_REPARATION_A_EFFECTUER && d.value !== ''
+        ? d.value
+        : null;
+  return { demandeIntervention: d.id, composteur: d.destinationIdBac ?? d.idBac, action: d.idActionProgrammee, valeur };
+}
+
+/** Whole days an overdue request is late (Paris days), 0 when it is not. */
+export function overdueDays(d: Pick<DemandeIntervention, 'dateEcheance' | 'delaiJours'>, now = new Date()): number {
+  return planningWindow(parisDayValue(d.dateEcheance)!, parisDayValue(now)!, d.delaiJours).overdueDays;
+}
+
+/** 'Signalée 3 fois, dernière fois le 12/05/2026 : Plein', for a request called for more than once. */
+export function signalsLabel(d: Pick<DemandeIntervention, 'nbSignalements' | 'dernierSignalement'>): string | null {
+  if (d.nbSignalements < 2 || !d.dernierSignalement) return null;
+  const latest = d.dernierSignalement;
+  return `Signalée ${d.nbSignalements} fois, dernière fois le ${formatParisDate(latest.date)}${latest.valeur ? ` : ${latest.valeur}` : ''}`;
 }
 
 export function RequestsPage() {
@@ -54,6 +76,7 @@ function RequestsBoard() {
   const [acting, setActing] = useState<DemandeIntervention[]>([]);
   const list = useQuery(pendingQuery(page, site));
   const sites = useQuery(pendingSitesQuery());
+  const offline = useIsOffline();
   const cards = list.data?.demandesInterventions;
 
   // Keep the sites of the board ready on the phone: 'Traiter' must open their sheet offline.
@@ -92,7 +115,10 @@ function RequestsBoard() {
   return (
     <Stack maw={1200} mx="auto" gap="md">
       <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
-        <Title order={2}>Demandes d’interventions</Title>
+        <Group gap="sm" align="center">
+          <Title order={2}>Demandes d’interventions</Title>
+          <DataAge updatedAt={list.dataUpdatedAt} show={list.data !== undefined && (offline || list.isRefetchError)} />
+        </Group>
         <Group gap="sm" wrap="wrap" align="flex-end">
           <Select
             label="Site"
@@ -119,7 +145,7 @@ function RequestsBoard() {
           <Loader aria-label="Chargement" />
         </Center>
       )}
-      {list.isError && (
+      {list.isError && !list.data && (
         <Alert color="red" role="alert" title="Une erreur est survenue">
           <Button size="xs" variant="light" onClick={() => void list.refetch()}>
             Réessayer
@@ -137,6 +163,8 @@ function RequestsBoard() {
           {cards.map((d) => {
             const isSelected = selected.some((x) => x.id === d.id);
             const urgent = isUrgent(d.dateEcheance);
+            const late = overdueDays(d);
+            const signals = signalsLabel(d);
             const intervenant = d.referent ?? d.agent ?? '';
             const planner = d.programmationReferent ?? d.programmationAgent;
             return (
@@ -156,6 +184,11 @@ function RequestsBoard() {
                   <Text size="sm" c={urgent ? 'red' : undefined} fw={urgent ? 700 : undefined} data-urgent={urgent ? 'true' : 'false'}>
                     Echéance : {formatParisDate(d.dateEcheance)}
                   </Text>
+                  {late > 0 && (
+                    <Text size="sm" c="red" fw={700}>
+                      {overdueLabel(late)}
+                    </Text>
+                  )}
                   {d.dateProgrammee && (
                     <Text size="sm">
                       Programmée le {formatParisDate(d.dateProgrammee)}
@@ -167,6 +200,11 @@ function RequestsBoard() {
                     <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
                       {d.actionDeclenchante}
                       {d.value ? ` : ${d.value}` : ''} (cellule n°{d.numero})
+                    </Text>
+                  )}
+                  {signals && (
+                    <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+                      {signals}
                     </Text>
                   )}
                   <Text size="sm">Intervenant : {intervenant}</Text>

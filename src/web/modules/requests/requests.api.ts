@@ -3,6 +3,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import type { DemandeRule, DemandeRuleInput, PendingList, PendingSite, RequestSaveResponse, ScheduleItem } from '../../../shared/schemas/requests';
+import type { IdLibelle } from '../../../shared/schemas/reference';
 import { toQueryString } from '../../../shared/schemas/list';
 
 export const requestsKeys = {
@@ -25,12 +26,21 @@ export const pendingQuery = (page: number, site: number | null) =>
         .json<PendingList>(),
   });
 
+/** The request statuses (En attente, Programmée, Réalisée, Annulée): the history's status filter. */
+export const requestStatutsQuery = () =>
+  queryOptions({
+    queryKey: ['reference', 'requestStatuts'] as const,
+    queryFn: () => api.get('admin/statut/get/all/demandes/interventions').json<IdLibelle[]>(),
+    staleTime: 5 * 60_000,
+  });
+
 export const pendingSitesQuery = () =>
   queryOptions({ queryKey: requestsKeys.sites, queryFn: () => api.get('admin/demande/intervention/get/sites').json<PendingSite[]>() });
 
 export const cancelRequests = (ids: number[]) =>
   api.put('admin/demande/intervention/delete', { json: { demandesInterventions: ids } }).json<RequestSaveResponse>();
 
+/** Each item carries the due date and action the dialog showed: the server refuses it if the request changed since. */
 export const scheduleRequests = (values: ScheduleItem[]) => api.post('admin/demande/intervention/programmer', { json: { values } }).json<RequestSaveResponse>();
 
 export const rulesQuery = () => queryOptions({ queryKey: requestsKeys.rules, queryFn: () => api.get('admin/demande/regle/get/all').json<DemandeRule[]>() });

@@ -51,6 +51,37 @@ describe('request rules screen', () => {
     expect(api.callsTo('PUT', '/api/admin/demande/regle/update/1')[1].body).toEqual({ actionDeclenchante: 18, constante: null, actionProgrammee: 14, delaiJours: 3 });
   });
 
+  it('does not offer a scheduled action that leads back to the trigger, and shows why a second rule is refused', async () => {
+    const api = mockApi({
+      'GET /api/logged': loggedAs(['ROLE_ADMIN']),
+      'GET /api/typeAction/get/all': reply(200, TYPE_ACTIONS),
+      'GET /api/typeActionConstante/get/all': reply(200, []),
+      'GET /api/admin/demande/regle/get/all': reply(200, [RULE]),
+      'POST /api/admin/demande/regle/add': reply(409, {
+        status: 'error',
+        message: 'Une règle existe déjà pour ce déclencheur : Réparation à effectuer (toujours) → Réparation effectuée sous 14 jours',
+      }),
+    });
+    renderApp('/admin/demande/regles', { loggedRoutes: requestsRoutes });
+    await userEvent.click(await screen.findByRole('button', { name: 'Ajouter une règle' }, { timeout: 15_000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'Ajouter une règle' });
+    const pick = async (label: RegExp, option: string) => {
+      await userEvent.click(within(dialog).getAllByLabelText(label).find((e) => e.tagName === 'INPUT')!);
+      return screen.findByRole('option', { name: option });
+    };
+    await userEvent.click(await pick(/Action déclenchante/, 'Réparation effectuée'));
+    // Réparation effectuée → Réparation à effectuer → Réparation effectuée would never end.
+    expect(await pick(/Action à programmer/, 'Réparation à effectuer (boucle)')).toHaveAttribute('data-combobox-disabled', 'true');
+    expect(screen.getByRole('option', { name: 'Réparation effectuée (boucle)' })).toHaveAttribute('data-combobox-disabled', 'true');
+    expect(screen.getByRole('option', { name: 'Tamisage' })).not.toHaveAttribute('data-combobox-disabled');
+    await userEvent.keyboard('{Escape}');
+    await userEvent.click(await pick(/Action déclenchante/, 'Réparation à effectuer'));
+    await userEvent.click(await pick(/Action à programmer/, 'Tamisage'));
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    expect(await within(dialog).findByText('Une règle existe déjà pour ce déclencheur : Réparation à effectuer (toujours) → Réparation effectuée sous 14 jours')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/admin/demande/regle/add')[0].body).toEqual({ actionDeclenchante: 18, constante: null, actionProgrammee: 17, delaiJours: 7 });
+  });
+
   it('is reserved to ROLE_ADMIN', async () => {
     mockApi({ 'GET /api/logged': loggedAs(['ROLE_PRESTATAIRE']) });
     renderApp('/admin/demande/regles', { loggedRoutes: requestsRoutes });

@@ -1,12 +1,13 @@
 // /admin/demande/regles 'Règles des demandes' (issue 11, ROLE_ADMIN): which entries raise which
 // request and with what delay. A change applies to the entries saved after it; requests
-// already raised keep their due date.
+// already raised keep their due date. One rule per trigger and value; a scheduled action that
+// would lead back to its own trigger through the rules is not offered (the server refuses both).
 import { useState } from 'react';
 import { Alert, Button, Center, Group, Loader, Modal, NumberInput, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { can } from '../../../shared/permissions';
 import type { DemandeRule } from '../../../shared/schemas/requests';
-import { RULE_DELAY_MAX, RULE_DELAY_MIN } from '../../../shared/schemas/requests';
+import { RULE_DELAY_MAX, RULE_DELAY_MIN, ruleLoop } from '../../../shared/schemas/requests';
 import { typeActionsQuery } from '../../app/bootstrap.api';
 import { useSessionStore } from '../../app/session-store';
 import { ConfirmFooter, ErrorBanner } from '../../components/form-dialog';
@@ -88,7 +89,7 @@ function RulesTable() {
           </Table>
         </Table.ScrollContainer>
       )}
-      {editing && <RuleDialog rule={editing.rule} onClose={() => setEditing(null)} />}
+      {editing && <RuleDialog rule={editing.rule} rules={rules.data ?? []} onClose={() => setEditing(null)} />}
       {removing && <RemoveDialog rule={removing} onClose={() => setRemoving(null)} />}
     </Stack>
   );
@@ -96,7 +97,7 @@ function RulesTable() {
 
 type RuleErrors = Partial<Record<'actionDeclenchante' | 'constante' | 'actionProgrammee' | 'delaiJours', string>>;
 
-function RuleDialog({ rule, onClose }: { rule: DemandeRule | null; onClose: () => void }) {
+function RuleDialog({ rule, rules, onClose }: { rule: DemandeRule | null; rules: DemandeRule[]; onClose: () => void }) {
   const queryClient = useQueryClient();
   const typeActions = useQuery(typeActionsQuery());
   const constantes = useQuery(constantesQuery());
@@ -111,12 +112,16 @@ function RuleDialog({ rule, onClose }: { rule: DemandeRule | null; onClose: () =
   const actions = typeActions.data ?? [];
   const triggerAction = actions.find((a) => String(a.id) === trigger);
   const constanteOptions = (constantes.data ?? []).filter((c) => String(c.idAction) === trigger).map((c) => ({ value: String(c.idConstante), label: c.constante }));
-  // The scheduled action must be possible on a cell type the trigger can be recorded on.
-  const programmeeOptions = actions.map((a) => ({
-    value: String(a.id),
-    label: a.libelle,
-    disabled: triggerAction ? !a.typeBac.some((t) => triggerAction.typeBac.includes(t)) : false,
-  }));
+  // The scheduled action must be possible on a cell type the trigger can be recorded on, and
+  // must not lead back to the trigger through the rules (requests calling each other forever).
+  const programmeeOptions = actions.map((a) => {
+    const loops = triggerAction !== undefined && ruleLoop(rules, { actionDeclenchante: triggerAction.id, actionProgrammee: a.id }, rule?.id ?? null) !== null;
+    return {
+      value: String(a.id),
+      label: loops ? `${a.libelle} (boucle)` : a.libelle,
+      disabled: triggerAction ? loops || !a.typeBac.some((t) => triggerAction.typeBac.includes(t)) : false,
+    };
+  });
 
   const save = async () => {
     const found: RuleErrors = {};

@@ -1,11 +1,14 @@
 // 'Programmer' on the requests board: the site and, per request, the action to do and its
-// 'Date prévue de réalisation' (dd/MM/yyyy, from today to the due date, Europe/Paris days).
+// 'Date prévue de réalisation' (dd/MM/yyyy, from today to the due date, Europe/Paris days; an
+// overdue request, whose window would be empty, from today to today plus its rule's delay).
+// Each item sends the due date and action shown, so that a request changed meanwhile is
+// refused ('La demande a changé, rechargez la page.') instead of planned blind.
 import { useEffect, useState } from 'react';
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useQueryClient } from '@tanstack/react-query';
 import { formatParisDate, parisDayValue } from '../../../shared/dates';
-import { REQUEST_MESSAGES, type DemandeIntervention } from '../../../shared/schemas/requests';
+import { REQUEST_MESSAGES, overdueLabel, planningWindow, type DemandeIntervention } from '../../../shared/schemas/requests';
 import { readFailure } from '../../lib/api';
 import { notifySuccess } from '../../lib/notify';
 import { requestsKeys, scheduleRequests } from './requests.api';
@@ -29,6 +32,8 @@ export function ScheduleDialog({ opened, demandes, onClose, onDone }: { opened: 
   const [banner, setBanner] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const today = parisDayValue(new Date())!;
+  const windowOf = (d: DemandeIntervention) => planningWindow(parisDayValue(d.dateEcheance)!, today, d.delaiJours);
+  const frDay = (day: string) => day.split('-').reverse().join('/');
 
   useEffect(() => {
     if (!opened) return;
@@ -42,16 +47,18 @@ export function ScheduleDialog({ opened, demandes, onClose, onDone }: { opened: 
     const found: Record<number, string> = {};
     for (const d of demandes) {
       const day = dates[d.id];
-      const due = parisDayValue(d.dateEcheance)!;
+      const range = windowOf(d);
       if (!day) found[d.id] = REQUEST_MESSAGES.dateRequired;
-      else if (day < today || day > due) found[d.id] = `Entre le ${formatParisDate(new Date())} et le ${formatParisDate(d.dateEcheance)}`;
+      else if (day < range.min || day > range.max) found[d.id] = `Entre le ${frDay(range.min)} et le ${frDay(range.max)}`;
     }
     setErrors(found);
     if (Object.keys(found).length > 0) return setBanner(SCHEDULE_REQUIRED_MESSAGE);
     setSaving(true);
     setBanner(null);
     try {
-      const res = await scheduleRequests(demandes.map((d) => ({ demandeIntervention: d.id, date: dates[d.id]! })));
+      const res = await scheduleRequests(
+        demandes.map((d) => ({ demandeIntervention: d.id, date: dates[d.id]!, dateEcheance: d.dateEcheance, actionProgrammee: d.idActionProgrammee })),
+      );
       notifySuccess(res.message);
       await queryClient.invalidateQueries({ queryKey: requestsKeys.all });
       onDone();
@@ -65,7 +72,11 @@ export function ScheduleDialog({ opened, demandes, onClose, onDone }: { opened: 
         }
         setErrors(byIndex);
         setBanner(SCHEDULE_REQUIRED_MESSAGE);
-      } else setBanner(failure.message && failure.status !== null && failure.status < 500 ? failure.message : 'Une erreur est survenue');
+      } else {
+        setBanner(failure.message && failure.status !== null && failure.status < 500 ? failure.message : 'Une erreur est survenue');
+        // Someone changed or closed a request meanwhile: the board behind shows it as it is now.
+        if (failure.status === 409) void queryClient.invalidateQueries({ queryKey: requestsKeys.all });
+      }
     } finally {
       setSaving(false);
     }
@@ -80,32 +91,40 @@ export function ScheduleDialog({ opened, demandes, onClose, onDone }: { opened: 
           </Alert>
         )}
         <Text fw={600}>Site : {demandes[0]?.site}</Text>
-        {demandes.map((d) => (
-          <Stack key={d.id} gap={4}>
-            <Text size="sm">
-              A faire : {d.actionProgrammee} (cellule n°{d.numero}) – échéance le {formatParisDate(d.dateEcheance)}
-            </Text>
-            <DateInput
-              label="Date prévue de réalisation"
-              withAsterisk
-              valueFormat="DD/MM/YYYY"
-              dateParser={parseDay}
-              placeholder="jj/mm/aaaa"
-              minDate={today}
-              maxDate={parisDayValue(d.dateEcheance)!}
-              value={dates[d.id] ?? null}
-              onChange={(v) => {
-                setDates((s) => ({ ...s, [d.id]: v }));
-                setErrors((s) => {
-                  const next = { ...s };
-                  delete next[d.id];
-                  return next;
-                });
-              }}
-              error={errors[d.id]}
-            />
-          </Stack>
-        ))}
+        {demandes.map((d) => {
+          const range = windowOf(d);
+          return (
+            <Stack key={d.id} gap={4}>
+              <Text size="sm">
+                A faire : {d.actionProgrammee} (cellule n°{d.numero}) – échéance le {formatParisDate(d.dateEcheance)}
+              </Text>
+              {range.overdueDays > 0 && (
+                <Text size="sm" c="red" fw={700}>
+                  {overdueLabel(range.overdueDays)}
+                </Text>
+              )}
+              <DateInput
+                label="Date prévue de réalisation"
+                withAsterisk
+                valueFormat="DD/MM/YYYY"
+                dateParser={parseDay}
+                placeholder="jj/mm/aaaa"
+                minDate={range.min}
+                maxDate={range.max}
+                value={dates[d.id] ?? null}
+                onChange={(v) => {
+                  setDates((s) => ({ ...s, [d.id]: v }));
+                  setErrors((s) => {
+                    const next = { ...s };
+                    delete next[d.id];
+                    return next;
+                  });
+                }}
+                error={errors[d.id]}
+              />
+            </Stack>
+          );
+        })}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Annuler
