@@ -270,6 +270,24 @@ describe('requests board', () => {
     expect(await screen.findByText(/^Données du \d{2}\/\d{2} à \d{2}:\d{2}$/)).toBeInTheDocument();
   });
 
+  it("gives ROLE_ADMIN a 'Signalements' tab with the public reports, and providers the board alone", async () => {
+    const api = mockApi({
+      ...board([]),
+      'GET /api/logged': loggedAs(['ROLE_ADMIN']),
+      'GET /api/admin/signalement/get/list': reply(200, { count: 0, signalements: [] }),
+    });
+    renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
+    await userEvent.click(await screen.findByRole('tab', { name: 'Signalements' }));
+    expect(await screen.findByText('Aucun nouveau signalement')).toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/admin/signalement/get/list')).toHaveLength(1);
+    cleanup();
+
+    mockApi(board([]));
+    renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
+    expect(await screen.findByText('Aucune demande en attente')).toBeInTheDocument();
+    expect(screen.queryByRole('tab', { name: 'Signalements' })).toBeNull();
+  });
+
   it('is refused to roles other than providers and ROLE_ADMIN', async () => {
     mockApi({ ...board([]), 'GET /api/logged': loggedAs(['ROLE_USER']) });
     renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });

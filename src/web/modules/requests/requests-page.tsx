@@ -5,8 +5,8 @@
 // A card says how many entries called for its request and the latest one's value, and how
 // many days an overdue request is late. Without network, the board kept on the phone shows
 // with the time it was received.
-import { useEffect, useState } from 'react';
-import { Alert, Badge, Button, Card, Center, Checkbox, Group, Loader, Pagination, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Alert, Badge, Button, Card, Center, Checkbox, Group, Loader, Pagination, Select, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { can } from '../../../shared/permissions';
@@ -23,6 +23,9 @@ import { CancelDialog } from './cancel-dialog';
 import { HistoryDialog } from './history-dialog';
 import { PAGE_SIZE, pendingQuery, pendingSitesQuery } from './requests.api';
 import { ScheduleDialog } from './schedule-dialog';
+
+// The anonymous reports of the sites' public pages, for those who handle them (its own chunk).
+const ReportsPanel = lazy(() => import('../public-sites/reports-panel').then((m) => ({ default: m.ReportsPanel })));
 
 export const ONE_SITE_MESSAGE = 'Vous ne pouvez sélectionner que des demandes d’un même site';
 const URGENT_MS = 3 * 24 * 3600 * 1000;
@@ -61,12 +64,12 @@ export function signalsLabel(d: Pick<DemandeIntervention, 'nbSignalements' | 'de
 export function RequestsPage() {
   const roles = useSessionStore((s) => s.roles);
   if (!can(roles, 'request.manage')) return <PageMessage title="Accès non authorisé.">Cet écran est réservé aux prestataires et aux administrateurs.</PageMessage>;
-  return <RequestsBoard />;
+  return <RequestsBoard showReports={can(roles, 'signalement.handle')} />;
 }
 
 type Dialog = 'cancel' | 'schedule' | 'history' | null;
 
-function RequestsBoard() {
+function RequestsBoard({ showReports }: { showReports: boolean }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [page, setPage] = useState(0);
@@ -112,34 +115,8 @@ function RequestsBoard() {
   const label = (text: string, d: DemandeIntervention) => (count > 1 && selected.some((x) => x.id === d.id) ? `${text} (${count})` : text);
   const siteOptions = (sites.data ?? []).map((s) => ({ value: String(s.id), label: `${s.site} (${s.count})` }));
 
-  return (
-    <Stack maw={1200} mx="auto" gap="md">
-      <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
-        <Group gap="sm" align="center">
-          <Title order={2}>Demandes d’interventions</Title>
-          <DataAge updatedAt={list.dataUpdatedAt} show={list.data !== undefined && (offline || list.isRefetchError)} />
-        </Group>
-        <Group gap="sm" wrap="wrap" align="flex-end">
-          <Select
-            label="Site"
-            placeholder="Tous les sites"
-            clearable
-            searchable
-            data={siteOptions}
-            value={site === null ? null : String(site)}
-            onChange={(v) => {
-              setSite(v === null ? null : Number(v));
-              setPage(0);
-              setSelected([]);
-            }}
-            w={{ base: '100%', xs: 280 }}
-          />
-          <Button variant="default" visibleFrom="sm" onClick={() => setDialog('history')}>
-            Voir l'historique
-          </Button>
-        </Group>
-      </Group>
-
+  const board = (
+    <Stack gap="md">
       {list.isPending && (
         <Center py="xl" role="status" aria-live="polite">
           <Loader aria-label="Chargement" />
@@ -233,6 +210,62 @@ function RequestsBoard() {
         <Center>
           <Pagination total={Math.ceil(list.data.count / PAGE_SIZE)} value={page + 1} onChange={(p) => setPage(p - 1)} />
         </Center>
+      )}
+
+    </Stack>
+  );
+
+  return (
+    <Stack maw={1200} mx="auto" gap="md">
+      <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
+        <Group gap="sm" align="center">
+          <Title order={2}>Demandes d’interventions</Title>
+          <DataAge updatedAt={list.dataUpdatedAt} show={list.data !== undefined && (offline || list.isRefetchError)} />
+        </Group>
+        <Group gap="sm" wrap="wrap" align="flex-end">
+          <Select
+            label="Site"
+            placeholder="Tous les sites"
+            clearable
+            searchable
+            data={siteOptions}
+            value={site === null ? null : String(site)}
+            onChange={(v) => {
+              setSite(v === null ? null : Number(v));
+              setPage(0);
+              setSelected([]);
+            }}
+            w={{ base: '100%', xs: 280 }}
+          />
+          <Button variant="default" visibleFrom="sm" onClick={() => setDialog('history')}>
+            Voir l'historique
+          </Button>
+        </Group>
+      </Group>
+
+      {showReports ? (
+        <Tabs defaultValue="demandes" keepMounted={false}>
+          <Tabs.List>
+            <Tabs.Tab value="demandes">Demandes</Tabs.Tab>
+            <Tabs.Tab value="signalements">Signalements</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="demandes" pt="md">
+            {board}
+          </Tabs.Panel>
+          <Tabs.Panel value="signalements" pt="md">
+            <Suspense
+              fallback={
+                <Center py="xl">
+                  <Loader aria-label="Chargement" />
+                </Center>
+              }
+            >
+              <ReportsPanel />
+            </Suspense>
+          </Tabs.Panel>
+        </Tabs>
+      ) : (
+        board
       )}
 
       <CancelDialog opened={dialog === 'cancel'} demandes={acting} onClose={() => setDialog(null)} onDone={done} />
