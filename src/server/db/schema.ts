@@ -98,6 +98,7 @@ export interface Database extends AlertsTables, PhotosTables, PublicSitesTables 
     coordonnees_source: 'ban' | 'saisie' | null;
     open_data: Generated<boolean>;
   };
+  demande_signalement: { demande_intervention_id: number; intervention_id: number; date_echeance: Timestamp; created_at: DefaultTimestamp };
   site_convention: { id: Generated<number>; site_id: number; date_convention: Timestamp; created_at: DefaultTimestamp };
   site_referent: { site_id: number; account_id: number };
   site_composteur: {
