@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
 import { E2E_ADMIN } from '../helpers/e2e-env';
-import { QUEUED, REFERENT, logIn, type SiteInfos } from '../helpers/e2e-field';
+import { QUEUED, REFERENT, clearPendingRequests, logIn, type SiteInfos } from '../helpers/e2e-field';
 
 const PROVIDER = { login: 'prestataire@demo.compost.fr', password: 'demo-compost' };
 const RUN = `e2e-${Date.now().toString(36)}`;
@@ -45,6 +45,8 @@ test('a request raised in the field is planned and processed offline on a phone'
   const sites = (await (await referent.page.request.get('/api/admin/site/get/all/actif')).json()) as { id: number }[];
   const site = (await (await referent.page.request.get(`/api/admin/site/get/infos/pour/intervention/${sites[0].id}`)).json()) as SiteInfos;
   const cell1 = site.siteComposteurs.find((c) => c.numero === 1)!;
+  // A repair already pending on that cell (demo data) would take the new entry as one more call.
+  await clearPendingRequests(admin.page.request, site.id, cell1.id);
   await referent.page.goto(`/admin/fiche/site/${site.id}`);
   await referent.page.getByRole('combobox', { name: /Choix de la cellule/ }).selectOption({ label: `Cellule n°1 - ${cell1.libelleTypeBac}` });
   await referent.page.getByRole('combobox', { name: /Quelle action/ }).selectOption({ label: 'Réparation à effectuer' });

@@ -1,7 +1,7 @@
 // What the field journeys (offline entry, poisoned outbox entry, requests) share: the demo
 // referent, logging in through the form, the referent's sites as the site sheet knows them, and
 // the wait until the app works offline.
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 export const REFERENT = { login: 'referent1@demo.compost.fr', password: 'demo-compost' };
 
@@ -51,4 +51,19 @@ export async function waitUntilReadyOffline(page: Page) {
     });
   await expect.poll(workerState, { timeout: 60_000 }).toMatch(/\/activated\/controlled$/);
   await expect(page.getByText(/^Vos sites sont disponibles hors ligne/)).toBeVisible({ timeout: 30_000 });
+}
+
+/**
+ * Cancels the pending requests of one cell (as a provider or ROLE_ADMIN), so that the next entry
+ * matching a rule raises its own request: while one is pending for a cell and action, later
+ * entries only add to it.
+ */
+export async function clearPendingRequests(api: APIRequestContext, siteId: number, cellId: number) {
+  const res = await api.get(`/api/admin/demande/intervention/get/list?filter[site]=${siteId}&rowsPerPage=100`);
+  expect(res.ok(), await res.text()).toBe(true);
+  const pending = ((await res.json()) as { demandesInterventions: { id: number; idBac: number }[] }).demandesInterventions;
+  const ids = pending.filter((d) => d.idBac === cellId).map((d) => d.id);
+  if (ids.length === 0) return;
+  const cancel = await api.put('/api/admin/demande/intervention/delete', { data: { demandesInterventions: ids } });
+  expect(cancel.ok(), await cancel.text()).toBe(true);
 }
