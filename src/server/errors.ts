@@ -58,14 +58,31 @@ export class ServiceUnavailableError extends HttpError {
   }
 }
 
-// What a lost or refused database connection looks like, whichever layer reports it:
-// PostgreSQL's own codes (administrator shutdown, crash, starting up, connection exceptions,
-// too many connections), the socket's errno, and node-postgres' own messages (terminated
-// connection, pool timeout, client no longer queryable).
+/** Code of the error a statement fails with when PostgreSQL did not answer within the client's own limit. */
+export const NO_ANSWER_CODE = 'COMPOST_DB_NO_ANSWER';
+
+/**
+ * A statement that got no answer at all in time (db/client.ts): the network went silent, or
+ * the server hangs. Its connection is closed; the server rolls back whatever it had started.
+ */
+export class DatabaseNoAnswerError extends Error {
+  readonly code = NO_ANSWER_CODE;
+  constructor(ms: number) {
+    super(`PostgreSQL did not answer within ${ms} ms: connection closed`);
+  }
+}
+
+// What a lost or unreachable database connection looks like, whichever layer reports it:
+// PostgreSQL's own codes (administrator shutdown, crash, starting up or shutting down,
+// connection exceptions, too many connections, idle session ended), the socket's errno, and
+// node-postgres' own messages (terminated connection, pool timeout, client no longer
+// queryable). These pass by themselves: a start waits for them, and a read that meets one on
+// a stale pooled connection runs again on another.
 const CONNECTION_CODES = new Set([
   '57P01',
   '57P02',
   '57P03',
+  '57P05',
   '08000',
   '08001',
   '08003',
@@ -92,6 +109,24 @@ const CONNECTION_MESSAGES = [
   /server closed the connection unexpectedly/i,
 ];
 
+// The server answers but refuses to serve: the database is gone (dropped, renamed), the
+// credentials no longer open it (password changed, role dropped or not allowed to log in),
+// or it lacks resources (disk full, out of memory, connection slots). An operator fixes these;
+// for the phone they are an outage like any other, so its outbox waits and sends again
+// instead of setting the entry aside as refused. A start does not wait for them (they do
+// not fix themselves): it stops with the reason.
+const REFUSAL_CODES = new Set(['3D000', '57P04', '28000', '28P01']);
+// Class 53, insufficient resources: 53000, 53100 disk full, 53200 out of memory, 53300 too
+// many connections, 53400 configuration limit exceeded.
+const REFUSAL_CLASSES = ['53'];
+
+// A statement that did not finish in time or had to give way, and was rolled back whole:
+// cancelled by the statement time limit (or by an operator), a lock not obtained within
+// lock_timeout, an idle transaction ended by the server, a serialisation failure or a
+// deadlock victim, or no answer at all within the client's own limit (a silent network cut).
+// Sending the same request again later is the cure.
+const INTERRUPTED_CODES = new Set(['57014', '55P03', '25P03', '40001', '40P01', NO_ANSWER_CODE]);
+
 // PostgreSQL refusing a value (text that is no number, out of range, NUL byte, bad
 // encoding, row too large): the schemas should have stopped it, this keeps it a 400.
 const DATA_CODES = new Set(['22P02', '22003', '22021', '22P05', '54000']);
@@ -105,7 +140,10 @@ function someError(e: unknown, test: (err: { code?: unknown; message?: unknown }
   return Array.isArray(err.errors) && err.errors.some((x) => someError(x, test, depth + 1));
 }
 
-/** True for an error that says the database cannot be reached or dropped the connection. */
+/**
+ * True for an error that says the database cannot be reached or dropped the connection: a
+ * passing condition, waited for at start and retried on another connection for a read.
+ */
 export function isDatabaseUnavailable(e: unknown): boolean {
   return someError(
     e,
@@ -113,6 +151,24 @@ export function isDatabaseUnavailable(e: unknown): boolean {
       (typeof err.code === 'string' && CONNECTION_CODES.has(err.code)) ||
       (typeof err.message === 'string' && CONNECTION_MESSAGES.some((re) => re.test(err.message as string))),
   );
+}
+
+/** True for a server that answers but will not serve this connection (database gone, credentials refused, resources exhausted). */
+export function isDatabaseRefusal(e: unknown): boolean {
+  return someError(e, (err) => typeof err.code === 'string' && (REFUSAL_CODES.has(err.code) || REFUSAL_CLASSES.includes(err.code.slice(0, 2))));
+}
+
+/** True for a statement cancelled, timed out or rolled back to let another go through: nothing of it stays. */
+export function isDatabaseInterrupted(e: unknown): boolean {
+  return someError(e, (err) => typeof err.code === 'string' && INTERRUPTED_CODES.has(err.code));
+}
+
+/**
+ * Whether a failure is the database's and not the request's: the answer is 503 with
+ * Retry-After (the phone's outbox then waits and sends again), never 500.
+ */
+export function isDatabaseOutage(e: unknown): boolean {
+  return isDatabaseUnavailable(e) || isDatabaseRefusal(e) || isDatabaseInterrupted(e);
 }
 
 /** True for PostgreSQL refusing a value it was given (a request that should have been a 400). */

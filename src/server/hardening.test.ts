@@ -11,6 +11,7 @@ import { createApp } from './app.js';
 import { createPostgres } from './db/client.js';
 import { createMemoryMailer } from './mailer.js';
 import errorsPlugin from './plugins/errors.js';
+import { DatabaseNoAnswerError } from './errors.js';
 
 const UNAVAILABLE = { status: 'error', message: 'Service momentanément indisponible, réessayez dans un instant.' };
 
@@ -89,11 +90,53 @@ describe('errors raised by the database driver', () => {
     for (const e of lost) expect(await answerTo(e)).toEqual({ status: 503, body: UNAVAILABLE });
   });
 
+  it('answers 503 when the server refuses the connection: database gone, credentials refused, resources exhausted', async () => {
+    const refused = [
+      withCode('database "compost" does not exist', '3D000'),
+      withCode('database "compost" was dropped', '57P04'),
+      withCode('password authentication failed for user "compost"', '28P01'),
+      withCode('role "compost" is not permitted to log in', '28000'),
+      withCode('sorry, too many clients already', '53300'),
+      withCode('could not extend file: No space left on device', '53100'),
+      withCode('out of memory', '53200'),
+      withCode('terminating connection due to idle-session timeout', '57P05'),
+    ];
+    for (const e of refused) expect(await answerTo(e), e.message).toEqual({ status: 503, body: UNAVAILABLE });
+  });
+
+  it('answers 503 to a statement cancelled, out of time or rolled back to let another through', async () => {
+    const interrupted = [
+      withCode('canceling statement due to statement timeout', '57014'),
+      withCode('canceling statement due to lock timeout', '55P03'),
+      withCode('terminating connection due to idle-in-transaction timeout', '25P03'),
+      withCode('could not serialize access due to concurrent update', '40001'),
+      withCode('deadlock detected', '40P01'),
+      new DatabaseNoAnswerError(20_000),
+    ];
+    for (const e of interrupted) {
+      const answer = await answerTo(e);
+      expect(answer, e.message).toEqual({ status: 503, body: UNAVAILABLE });
+    }
+  });
+
+  it('asks the client to come back after a few seconds', async () => {
+    const app = Fastify();
+    await app.register(errorsPlugin, {});
+    app.get('/x', async () => {
+      throw withCode('canceling statement due to statement timeout', '57014');
+    });
+    const res = await app.inject({ url: '/x' });
+    await app.close();
+    expect(res.headers['retry-after']).toBe('5');
+  });
+
   it('answers 400 to a value PostgreSQL refuses, and 500 to anything else', async () => {
     for (const code of ['22P02', '22003', '22021', '22P05', '54000']) {
       expect(await answerTo(withCode('invalid input', code))).toEqual({ status: 400, body: { status: 'error', message: 'Requête invalide.' } });
     }
-    expect(await answerTo(withCode('duplicate key', '23505'))).toEqual({ status: 500, body: { status: 'error', message: 'Une erreur est survenue.' } });
+    for (const code of ['23505', '23503', '42P01', '42703', 'XX000']) {
+      expect(await answerTo(withCode('duplicate key, missing table or column, internal error', code))).toEqual({ status: 500, body: { status: 'error', message: 'Une erreur est survenue.' } });
+    }
   });
 });
 

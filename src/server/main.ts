@@ -78,7 +78,7 @@ export async function startServer(config: Config, opts: { webDir?: string; datab
   const waitMs = opts.databaseWaitMs ?? DATABASE_WAIT_MS;
   let handle: DatabaseHandle;
   try {
-    handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, waitMs, log });
+    handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, waitMs, log, statementTimeoutMs: config.DB_STATEMENT_TIMEOUT * 1000 });
   } catch (e) {
     if (e instanceof DatabaseLockedError) throw e;
     if (config.DATABASE_URL && isDatabaseUnavailable(e)) {

@@ -141,6 +141,11 @@ const MATRIX: Record<string, Row> = {
   // Health (issue 9): for process managers and load balancers.
   'GET /api/health': row(EVERYONE),
   'GET /api/ready': row(EVERYONE),
+  // Photos of field entries: adding one takes its author or ROLE_ADMIN (the fixture entry is
+  // ROLE_ADMIN's); reading one passes the guard for whoever may see some interventions (an
+  // unknown id is then a 404).
+  'POST /api/admin/intervention/:id/photo': row(ONLY_ADMIN, { id: 'intervention' }),
+  'GET /api/admin/photo/:id': row(RECORDERS),
   // Public site pages, anonymous reports and open data.
   'GET /api/public/site/:code': row(EVERYONE),
   'POST /api/public/site/:code/signalement': row(EVERYONE),

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { TEST_DRIVERS, openTestDatabase } from '../../../tests/helpers/test-app.js';
-import { DatabaseLockedError, openPGlite, openPostgres } from './client.js';
+import { DatabaseLockedError, openPGlite, openPostgres, parseStatementTimeout } from './client.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -111,6 +111,19 @@ describe('embedded database lock naming a live process', () => {
       JSON.stringify({ pid: process.ppid, start: startOf(process.ppid), boot: bootId(), dir: fs.realpathSync(dir) }),
     );
     await expect(openPGlite(dir)).rejects.toThrow(`est déjà ouverte par un autre processus (pid ${process.ppid})`);
+  });
+});
+
+describe('statement limits set by a caller', () => {
+  it('reads them as PostgreSQL does: milliseconds by default, or with a unit', () => {
+    expect(parseStatementTimeout('1500')).toBe(1500);
+    expect(parseStatementTimeout('0')).toBe(0);
+    expect(parseStatementTimeout('15s')).toBe(15_000);
+    expect(parseStatementTimeout('5min')).toBe(300_000);
+    expect(parseStatementTimeout('2h')).toBe(7_200_000);
+    expect(parseStatementTimeout('250ms')).toBe(250);
+    expect(parseStatementTimeout('DEFAULT')).toBeNull();
+    expect(parseStatementTimeout('quinze')).toBeUndefined();
   });
 });
 

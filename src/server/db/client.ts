@@ -3,11 +3,11 @@
 // as numbers (int8 and numeric are parsed), so repositories do not care which one runs.
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, PostgresDialect, type LogConfig } from 'kysely';
+import { Kysely, PostgresDialect, sql, type LogConfig, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { PGliteDialect } from './pglite-dialect.js';
-import { isDatabaseUnavailable } from '../errors.js';
+import { DatabaseNoAnswerError, isDatabaseUnavailable } from '../errors.js';
 import { AUTH_CHANNEL, AuthChanges, ConnectionWatcher, type AuthChangeFeed } from './auth-changes.js';
 
 export type Db = Kysely<Database>;
@@ -39,7 +39,31 @@ export interface PostgresOptions {
   max?: number;
   /** Kysely's query log (the bench records the statements a request issues). */
   queryLog?: LogConfig;
+  /**
+   * Longest a statement may run on the server, in ms (PostgreSQL's statement_timeout, lock
+   * waits included), after which it is cancelled and rolled back and the request answers 503.
+   * A statement that gets no answer at all (a silent network cut) is given up
+   * NO_ANSWER_GRACE_MS later. 0 or absent: no limit (tests, tools, the bench's bulk loads).
+   */
+  statementTimeoutMs?: number;
+  /** How much longer than the statement limit an answer is waited for (NO_ANSWER_GRACE_MS; tests shorten it). */
+  noAnswerGraceMs?: number;
 }
+
+/** The server's default statement limit (DB_STATEMENT_TIMEOUT's default). */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
+/**
+ * How much longer than the statement limit the client waits for an answer before it closes the
+ * connection: the server's own cancellation answers well within it, so only a connection that
+ * went silent (dead peer, dropped route) reaches it.
+ */
+export const NO_ANSWER_GRACE_MS = 5_000;
+/**
+ * TCP keepalive of every connection: probes start after this much silence, one a second, ten
+ * of them (what Node sets): a peer gone without a word is found out within about 20 s, while
+ * the connection is idle in the pool or waiting for an answer the server already acknowledged.
+ */
+export const KEEPALIVE_IDLE_MS = 10_000;
 
 function errorSummary(e: unknown) {
   const err = e as { code?: string; message?: string };
@@ -68,6 +92,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * gets a fresh connection. Nothing is tried at creation.
  */
 export function createPostgres(url: string, opts: PostgresOptions = {}): DatabaseHandle & { pool: pg.Pool } {
+  const statementMs = opts.statementTimeoutMs ?? 0;
+  const graceMs = opts.noAnswerGraceMs ?? NO_ANSWER_GRACE_MS;
   const pool = new pg.Pool({
     connectionString: url,
     // The app's statements are short: compiling one (JIT, when the planner's cost estimate passes
@@ -78,6 +104,9 @@ export function createPostgres(url: string, opts: PostgresOptions = {}): Databas
     connectionTimeoutMillis: opts.connectionTimeoutMillis ?? 5000,
     idleTimeoutMillis: 30_000,
     keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
+    // Sent at connection start: every statement of the app runs under it, lock waits included.
+    ...(statementMs > 0 ? { statement_timeout: statementMs } : {}),
   });
   // An idle connection the server drops is reported here (then removed by the pool);
   // without a listener this 'error' would end the process.
@@ -100,7 +129,7 @@ export function createPostgres(url: string, opts: PostgresOptions = {}): Databas
   }
   const lending = {
     async connect() {
-      return new LentConnection(await usableClient(), usableClient, max, new ConnectionWatcher(changes)) as unknown as pg.PoolClient;
+      return new LentConnection(await usableClient(), usableClient, max, new ConnectionWatcher(changes), statementMs, graceMs) as unknown as pg.PoolClient;
     },
     end: () => pool.end(),
   };
@@ -188,7 +217,7 @@ function authListener(url: string, log?: DbLogger) {
 
   async function connect() {
     if (stopped || client) return;
-    const c = new pg.Client({ connectionString: url, keepAlive: true });
+    const c = new pg.Client({ connectionString: url, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS });
     client = c;
     c.on('error', (err) => lost(err));
     c.on('end', () => lost(new Error('connection ended')));
@@ -228,20 +257,51 @@ function authListener(url: string, log?: DbLogger) {
   };
 }
 
+/** `SET [SESSION|LOCAL] statement_timeout = …` and `RESET statement_timeout` / `RESET ALL`, as one statement. */
+const SET_STATEMENT_TIMEOUT = /^\s*set\s+(?:(session|local)\s+)?statement_timeout\s*(?:=|\bto\b)\s*(?:'([^']*)'|([^\s;']+))\s*;?\s*$/i;
+const RESET_STATEMENT_TIMEOUT = /^\s*reset\s+(?:statement_timeout|all)\s*;?\s*$/i;
+/** `SELECT set_config('statement_timeout', value, is_local)`, the value inline or a parameter. */
+const SET_CONFIG_TIMEOUT = /^\s*select\s+set_config\(\s*'statement_timeout'\s*,\s*(?:\$(\d+)|'([^']*)')(?:::\w+)?\s*,\s*(true|false)\s*\)/i;
+const TIMEOUT_UNITS: Record<string, number> = { '': 1, ms: 1, s: 1000, min: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A statement_timeout value in ms; null for DEFAULT; undefined when it cannot be read. */
+export function parseStatementTimeout(value: string): number | null | undefined {
+  if (/^default$/i.test(value.trim())) return null;
+  const m = /^\s*(\d+)\s*(ms|s|min|h|d)?\s*$/i.exec(value);
+  if (!m) return undefined;
+  return Number(m[1]) * TIMEOUT_UNITS[(m[2] ?? '').toLowerCase()]!;
+}
+
 /**
- * A pooled connection as Kysely uses it (query, release). Right after a cut the pool may
- * still hold idle connections whose end has not been read yet: when the first statement of
- * a checkout fails because its connection is gone, and that statement is a read or the
- * BEGIN of a transaction (nothing was written, so running it again cannot double
- * anything), it is run again on another connection instead of failing the request.
+ * A pooled connection as Kysely uses it (query, release).
+ *
+ * Right after a cut the pool may still hold idle connections whose end has not been read yet:
+ * when the first statement of a checkout fails because its connection is gone, and that
+ * statement is a read or the BEGIN of a transaction (nothing was written, so running it again
+ * cannot double anything), it is run again on another connection instead of failing the request.
+ *
+ * A statement that gets no answer within the statement limit plus the grace (NO_ANSWER_GRACE_MS) fails
+ * with DatabaseNoAnswerError and its connection is closed, so the server rolls back whatever it
+ * had begun (the transaction never committed). The limit the client waits for follows the
+ * statement limit the caller sets on this connection (SET LOCAL in a transaction, until its
+ * end; SET, until RESET); a connection whose session limit was changed and not reset is closed
+ * at release rather than lent to another request with that limit.
  */
 class LentConnection {
   private used = false;
+  /** Server limit set by SET LOCAL in the current transaction (ms, 0: none); undefined: not set. */
+  private localMs: number | undefined;
+  /** Server limit set for the session; undefined: the connection's own. */
+  private sessionMs: number | undefined;
+  /** Closed at release: it stopped answering, or carries a limit of its own. */
+  private discard = false;
   constructor(
     private client: pg.PoolClient | null,
     private readonly another: () => Promise<pg.PoolClient>,
     private readonly maxRetries: number,
     private readonly watcher: ConnectionWatcher,
+    private readonly defaultMs: number,
+    private readonly graceMs: number,
   ) {}
 
   async query(text: unknown, values?: unknown[]): Promise<unknown> {
@@ -252,10 +312,12 @@ class LentConnection {
     this.used = true;
     for (let attempt = 0; ; attempt++) {
       try {
-        const result = await this.client!.query(text, values);
+        const result = await this.run(this.client!, text, values);
         this.watcher.afterStatement(text);
+        this.afterStatement(text, values);
         return result;
       } catch (e) {
+        if (e instanceof DatabaseNoAnswerError) throw e;
         if (!first || attempt >= this.maxRetries || !isDatabaseUnavailable(e) || !/^\s*(select|begin)\b/i.test(text)) throw e;
         const dead = this.client!;
         // Released once: if no other connection comes, release() below has nothing left to give back.
@@ -266,11 +328,95 @@ class LentConnection {
     }
   }
 
+  /** The statement, given up when no answer comes within the limit the server applies plus the grace. */
+  private run(client: pg.PoolClient, text: string, values?: unknown[]): Promise<unknown> {
+    const serverMs = this.localMs ?? this.sessionMs ?? this.defaultMs;
+    if (!(serverMs > 0)) return client.query(text, values);
+    const waitMs = serverMs + this.graceMs;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.discard = true;
+        reject(new DatabaseNoAnswerError(waitMs));
+        // The server may still hold the statement's locks, or be unreachable: this connection
+        // is not used again, and ending it makes the server roll back (once it hears of it).
+        (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+      }, waitMs);
+      client.query(text, values).then(
+        (r) => {
+          clearTimeout(timer);
+          resolve(r);
+        },
+        (e: unknown) => {
+          clearTimeout(timer);
+          reject(e as Error);
+        },
+      );
+    });
+  }
+
+  /** Follows the statement limit the caller set (see the class comment). */
+  private afterStatement(text: string, values?: unknown[]) {
+    const head = /^\s*(\w+)/.exec(text)?.[1]?.toLowerCase();
+    if (head === 'commit' || head === 'end' || head === 'abort' || (head === 'rollback' && !/^\s*rollback\s+to\b/i.test(text))) {
+      this.localMs = undefined;
+      return;
+    }
+    if (head === 'reset' && RESET_STATEMENT_TIMEOUT.test(text)) {
+      this.sessionMs = undefined;
+      this.localMs = undefined;
+      this.discard = false;
+      return;
+    }
+    let local: boolean;
+    let value: string;
+    if (head === 'set') {
+      const m = SET_STATEMENT_TIMEOUT.exec(text);
+      if (!m) return;
+      local = m[1]?.toLowerCase() === 'local';
+      value = m[2] ?? m[3] ?? '';
+    } else if (head === 'select' && text.includes('set_config')) {
+      const m = SET_CONFIG_TIMEOUT.exec(text);
+      if (!m) return;
+      local = m[3]!.toLowerCase() === 'true';
+      value = m[1] !== undefined ? String(values?.[Number(m[1]) - 1] ?? '') : (m[2] ?? '');
+    } else return;
+    const parsed = parseStatementTimeout(value);
+    // A value this code cannot read: no client-side limit rather than a wrong one.
+    const ms = parsed === undefined ? 0 : parsed === null ? this.defaultMs : parsed;
+    if (local) this.localMs = ms;
+    else {
+      this.sessionMs = ms;
+      this.discard = true;
+    }
+  }
+
   release(err?: Error | boolean) {
     this.watcher.released();
-    this.client?.release(err);
+    this.client?.release(err || (this.discard ? true : undefined));
     this.client = null;
   }
+}
+
+/**
+ * Runs `work` in a transaction of its own whose statements may each run for up to `ms`
+ * (0: no limit) instead of the usual statement limit: for an export that reads more than a
+ * request does. The limit is `SET LOCAL statement_timeout`, undone at the transaction's end,
+ * so the pooled connection goes back with its usual limit; the client's own wait for an
+ * answer follows it. Works the same on PGlite (which has no statement limit of its own).
+ *
+ * A streamed export that must not hold a transaction can instead take one connection
+ * (`db.connection().execute(...)`) and send `SET statement_timeout = …` (or
+ * `SELECT set_config('statement_timeout', …, false)`) first: unless it sends
+ * `RESET statement_timeout` before giving it back, that connection is closed at release,
+ * never lent again with that limit. A query object (a cursor, a COPY stream) is not timed by
+ * the client; the server's limit applies to it.
+ */
+export function withStatementTimeout<T>(db: Db, ms: number, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  const value = Math.max(0, Math.floor(ms));
+  return db.transaction().execute(async (trx) => {
+    await sql.raw(`SET LOCAL statement_timeout = ${value}`).execute(trx);
+    return work(trx);
+  });
 }
 
 /** Waits until the server accepts a connection, retrying with backoff for up to waitMs. */
@@ -439,7 +585,13 @@ export async function openPGlite(dir: string | null): Promise<DatabaseHandle> {
   }
 }
 
-export function openDatabase(opts: { databaseUrl?: string; dataDir?: string; memory?: boolean; waitMs?: number; log?: DbLogger }) {
-  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, { waitMs: opts.waitMs, log: opts.log });
+/**
+ * The server's database: PostgreSQL when databaseUrl is set (each statement limited to
+ * statementTimeoutMs, DB_STATEMENT_TIMEOUT; 15 s by default), else embedded PGlite.
+ */
+export function openDatabase(opts: { databaseUrl?: string; dataDir?: string; memory?: boolean; waitMs?: number; log?: DbLogger; statementTimeoutMs?: number }) {
+  if (opts.databaseUrl) {
+    return openPostgres(opts.databaseUrl, { waitMs: opts.waitMs, log: opts.log, statementTimeoutMs: opts.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS });
+  }
   return openPGlite(opts.memory ? null : path.join(opts.dataDir ?? './data', 'db'));
 }

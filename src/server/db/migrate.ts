@@ -35,6 +35,9 @@ export interface Migration {
 export async function migrate(db: Db, list?: Migration[]): Promise<number[]> {
   const migrations = [...(list ?? (await loadMigrations()))].sort((a, b) => a.id - b.id);
   return db.transaction().execute(async (trx) => {
+    // A migration (an index on a million rows), or the wait for another process's, may outlast
+    // a request's statement limit.
+    await sql`SET LOCAL statement_timeout = 0`.execute(trx);
     // Serialises concurrent starts against one PostgreSQL server, table creation included.
     await sql`SELECT pg_advisory_xact_lock(${sql.lit(MIGRATION_LOCK)})`.execute(trx);
     await sql`CREATE TABLE IF NOT EXISTS schema_migration (

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { TEST_DRIVERS, createAccount, createTestApp, login, openTestDatabase } from '../../../tests/helpers/test-app.js';
 import type { DatabaseHandle, Db } from '../db/client.js';
 import { hashToken, newToken } from '../tokens.js';
-import authPlugin, { SESSION_TTL_MS } from './auth.js';
+import authPlugin, { SESSION_MAX_AGE_MS, SESSION_TTL_MS } from './auth.js';
 import { PERMISSIONS, ROLES, type Permission } from '../../shared/permissions.js';
 import errorsPlugin from './errors.js';
 
@@ -13,11 +13,17 @@ type Ctx = Awaited<ReturnType<typeof createTestApp>>;
 const DAY = 24 * 3600_000;
 
 /** A session row as an earlier visit would have left it; returns the cookie header. */
-async function storedSession(db: Db, accountId: number, times: { lastSeenAt: Date; expiresAt: Date }) {
+async function storedSession(db: Db, accountId: number, times: { lastSeenAt: Date; expiresAt: Date; createdAt?: Date }) {
   const token = newToken();
   await db
     .insertInto('session')
-    .values({ id_hash: hashToken(token), account_id: accountId, last_seen_at: times.lastSeenAt, expires_at: times.expiresAt })
+    .values({
+      id_hash: hashToken(token),
+      account_id: accountId,
+      last_seen_at: times.lastSeenAt,
+      expires_at: times.expiresAt,
+      ...(times.createdAt ? { created_at: times.createdAt } : {}),
+    })
     .execute();
   return { cookie: `compost_sid=${token}`, idHash: hashToken(token) };
 }
@@ -57,6 +63,46 @@ describe.each(TEST_DRIVERS)('sessions and guards in the application (%s)', (driv
       expect(res.json().logged).toBe(true);
       expect(new Date((await sessionRow(s.idHash))!.expires_at).getTime()).toBe(expiresAt.getTime());
       expect(res.cookies.find((c) => c.name === 'compost_sid')).toBeUndefined();
+    });
+  });
+
+  describe('absolute lifetime', () => {
+    it('ends a session 180 days after its login however recently it was used; logging in again opens a new one', async () => {
+      expect(SESSION_MAX_AGE_MS).toBe(180 * DAY);
+      const acc = await createAccount(ctx.db, { roles: ['ROLE_USER'] });
+      const s = await storedSession(ctx.db, acc.id, {
+        createdAt: new Date(Date.now() - 180 * DAY - 60_000),
+        lastSeenAt: new Date(Date.now() - 5 * 60_000),
+        expiresAt: new Date(Date.now() + 59 * DAY),
+      });
+      expect((await logged(s.cookie)).json()).toEqual({ logged: false, user: null });
+      expect((await ctx.app.inject({ url: '/api/admin/annee/get/all', headers: { cookie: s.cookie } })).statusCode).toBe(401);
+      expect(await sessionRow(s.idHash)).toBeUndefined();
+      const cookie = await login(ctx.app, acc.email);
+      expect((await logged(cookie)).json().logged).toBe(true);
+    });
+
+    it('still serves a session used within 60 days and younger than 180 days', async () => {
+      const acc = await createAccount(ctx.db);
+      const s = await storedSession(ctx.db, acc.id, {
+        createdAt: new Date(Date.now() - 179 * DAY),
+        lastSeenAt: new Date(Date.now() - 30 * 60_000),
+        expiresAt: new Date(Date.now() + 59 * DAY),
+      });
+      expect((await logged(s.cookie)).json().logged).toBe(true);
+    });
+
+    it('pushes the expiry no further than 180 days after the login, and the cookie no further either', async () => {
+      const acc = await createAccount(ctx.db);
+      const createdAt = new Date(Date.now() - 179 * DAY);
+      const s = await storedSession(ctx.db, acc.id, { createdAt, lastSeenAt: new Date(Date.now() - 2 * 3600_000), expiresAt: new Date(Date.now() + 12 * 3600_000) });
+      const res = await logged(s.cookie);
+      expect(res.json().logged).toBe(true);
+      const row = (await sessionRow(s.idHash))!;
+      // One day left of the 180, not 60 more days.
+      expect(new Date(row.expires_at).getTime()).toBe(createdAt.getTime() + 180 * DAY);
+      const renewed = res.cookies.find((c) => c.name === 'compost_sid')!;
+      expect(Math.abs(renewed.maxAge! - DAY / 1000)).toBeLessThanOrEqual(60);
     });
   });
 

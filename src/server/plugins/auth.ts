@@ -13,11 +13,19 @@ import { ForbiddenError, HttpError, UnauthorizedError } from '../errors.js';
 import { hashToken, newToken } from '../tokens.js';
 import { MESSAGES } from '../../shared/errors.js';
 import { AUTH_NEUTRAL, type AuthChangeFeed } from '../db/auth-changes.js';
-import { SessionCache } from './session-cache.js';
+import { SessionCache, type CachedSession } from './session-cache.js';
 
 export const SESSION_COOKIE = 'compost_sid';
 /** A phone used weekly in the field stays logged in: each use pushes the expiry 60 days on. */
 export const SESSION_TTL_MS = 60 * 24 * 3600 * 1000;
+/**
+ * However much it is used, a session ends 180 days after its login and the password is asked
+ * again: a phone lost, passed on or shared without the account being closed does not stay
+ * logged in for ever, and two logins a year cost a provider little (the outbox keeps what was
+ * entered offline until the login).
+ */
+export const SESSION_MAX_AGE_MS = 180 * 24 * 3600 * 1000;
+const MAX_AGE_INTERVAL = `${SESSION_MAX_AGE_MS / 1000} seconds`;
 /** Expiry is pushed at most once an hour, so most requests do not write. */
 const TOUCH_AFTER_MS = 3600 * 1000;
 
@@ -83,6 +91,9 @@ export async function endAllSessions(db: Db, accountId: number, exceptHash?: str
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** A request whose session expiry was pushed: its answer renews the cookie. */
+type RefreshingRequest = FastifyRequest & { refreshCookie?: { token: string; maxAge: number } };
+
 /**
  * A state-changing request must come from the app's own pages. Browsers send Sec-Fetch-Site
  * and Origin; clients that send neither (curl, tests, old browsers) are not a browser being
@@ -124,23 +135,28 @@ export default fp<{ db: Db; secureCookies: boolean; publicUrl?: string; changes?
 
   const publicOrigin = opts.publicUrl ? new URL(opts.publicUrl).origin : null;
 
-  // Callback-style hooks: a request without session cookie (public pages, assets) goes through
-  // without a promise being created and awaited, which Fastify does for every async hook.
+  // Callback-style hooks: a request without session cookie (public pages, assets), or with a
+  // session known in memory and seen within the hour, goes through without a promise being
+  // created and awaited, which Fastify does for every async hook.
   app.addHook('onRequest', (request, _reply, done) => {
     if (!SAFE_METHODS.has(request.method) && !sameOriginRequest(request, publicOrigin)) return done(new HttpError(403, MESSAGES.crossOrigin));
     // Every /api/admin call needs a session, whatever its own guard says.
     const check = () => done(request.url.startsWith('/api/admin/') && !request.user ? new UnauthorizedError() : undefined);
-    if (!request.cookies[SESSION_COOKIE]) return check();
-    loadSession(request).then(check, done);
-  });
-
-  async function loadSession(request: FastifyRequest) {
     const token = request.cookies[SESSION_COOKIE];
-    if (!token) return;
+    if (!token) return check();
     // Kept by the cookie's own value, so that a known session costs not even its hash.
     const cached = cache?.get(token);
+    if (cached && Date.now() - cached.lastSeenAt <= TOUCH_AFTER_MS) {
+      request.sessionHash = cached.idHash;
+      request.user = cached.user;
+      return check();
+    }
+    loadSession(request, token, cached).then(check, done);
+  });
+
+  async function loadSession(request: FastifyRequest, token: string, cached: CachedSession | undefined) {
     if (cached) {
-      if (Date.now() - cached.lastSeenAt > TOUCH_AFTER_MS) await touch(request, cached.idHash, token, cached.user.id, cached);
+      await touch(request, cached.idHash, token, cached.user.id, cached);
       request.sessionHash = cached.idHash;
       request.user = cached.user;
       return;
@@ -159,13 +175,15 @@ export default fp<{ db: Db; secureCookies: boolean; publicUrl?: string; changes?
       last_seen_at: Date;
       expires_at: Date;
       roles: string[];
-    }>`SELECT a.id, a.kind, a.identifiant, a.email, a.nom, a.prenom, s.last_seen_at, s.expires_at,
+    }>`SELECT a.id, a.kind, a.identifiant, a.email, a.nom, a.prenom, s.last_seen_at,
+        LEAST(s.expires_at, s.created_at + ${MAX_AGE_INTERVAL}::interval) AS expires_at,
         ARRAY(SELECT r.code FROM account_role ar JOIN role r ON r.id = ar.role_id WHERE ar.account_id = a.id ORDER BY r.id) AS roles
       FROM session s JOIN account a ON a.id = s.account_id
-      WHERE s.id_hash = ${idHash} AND s.expires_at > now() AND a.actif`.execute(db);
+      WHERE s.id_hash = ${idHash} AND s.expires_at > now() AND s.created_at + ${MAX_AGE_INTERVAL}::interval > now() AND a.actif`.execute(db);
     const row = rows[0];
     if (!row) {
-      // Expired, or its account was deactivated: the row goes now, whoever changed the account.
+      // Expired (idle for too long, or past its absolute lifetime), or its account was
+      // deactivated: the row goes now, whoever changed the account.
       // Nothing cached can depend on a session just found unusable.
       await sql`${sql.raw(AUTH_NEUTRAL)} DELETE FROM session WHERE id_hash = ${idHash}`.execute(db);
       return;
@@ -185,23 +203,31 @@ export default fp<{ db: Db; secureCookies: boolean; publicUrl?: string; changes?
     request.user = user;
   }
 
-  /** Pushes the expiry of a session last seen over an hour ago, and renews its cookie. */
+  /**
+   * Pushes the expiry of a session last seen over an hour ago, never past its absolute
+   * lifetime, and renews its cookie for as long.
+   */
   async function touch(request: FastifyRequest, idHash: string, token: string, accountId: number, entry: { lastSeenAt: number; expiresAt: number }) {
     const now = Date.now();
-    await db
+    const row = await db
       .updateTable('session')
-      .set({ last_seen_at: new Date(now), expires_at: new Date(now + SESSION_TTL_MS) })
+      .set({
+        last_seen_at: new Date(now),
+        expires_at: sql<Date>`LEAST(${new Date(now + SESSION_TTL_MS)}::timestamptz, created_at + ${MAX_AGE_INTERVAL}::interval)`,
+      })
       .where('id_hash', '=', idHash)
-      .execute();
+      .returning('expires_at')
+      .executeTakeFirst();
+    const expiresAt = row ? new Date(row.expires_at).getTime() : now;
     entry.lastSeenAt = now;
-    entry.expiresAt = now + SESSION_TTL_MS;
+    entry.expiresAt = expiresAt;
     request.server.log.debug({ account: accountId }, 'session extended');
-    (request as FastifyRequest & { refreshCookie?: string }).refreshCookie = token;
+    (request as RefreshingRequest).refreshCookie = { token, maxAge: Math.max(0, Math.floor((expiresAt - now) / 1000)) };
   }
 
   app.addHook('onSend', (request, reply, payload, done) => {
-    const refresh = (request as FastifyRequest & { refreshCookie?: string }).refreshCookie;
-    if (refresh && !reply.hasHeader('set-cookie')) reply.setCookie(SESSION_COOKIE, refresh, cookieOptions);
+    const refresh = (request as RefreshingRequest).refreshCookie;
+    if (refresh && !reply.hasHeader('set-cookie')) reply.setCookie(SESSION_COOKIE, refresh.token, { ...cookieOptions, maxAge: refresh.maxAge });
     done(null, payload);
   });
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES, type FieldError } from '../../shared/errors.js';
-import { HttpError, TooManyRequestsError, UNAVAILABLE_MESSAGE, ValidationError, isDatabaseDataError, isDatabaseUnavailable } from '../errors.js';
+import { HttpError, TooManyRequestsError, UNAVAILABLE_MESSAGE, ValidationError, isDatabaseDataError, isDatabaseOutage } from '../errors.js';
 
 /** Seconds a client is asked to wait before retrying after a 503. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -52,9 +52,11 @@ export default fp<{ spaIndex?: string }>(async (app, opts) => {
       // Fastify's own client errors (bad JSON, body too large, unsupported media type).
       return reply.status(status).send({ status: 'error', message: CLIENT_ERROR_MESSAGES[status] ?? 'Requête invalide.' });
     }
-    if (isDatabaseUnavailable(error)) {
-      // A restart, failover or network cut: the pool gets a fresh connection for the next
-      // request, this one is told to try again (the phone's outbox does so by itself).
+    if (isDatabaseOutage(error)) {
+      // A restart, failover, network cut, refused connection or statement out of time: the
+      // pool gets a fresh connection for the next request, this one is told to try again
+      // (the phone's outbox does so by itself). Nothing of it was kept: a statement that
+      // fails rolls its transaction back.
       request.log.warn({ err: error }, 'database unavailable');
       reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
       return reply.status(503).send({ status: 'error', message: UNAVAILABLE_MESSAGE });

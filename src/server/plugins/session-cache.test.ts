@@ -8,7 +8,7 @@ import { LISTEN_HEARTBEAT_MS, createPostgres, openPostgres, type DatabaseHandle 
 import { seedCities } from '../db/seed.js';
 import { AUTH_NEUTRAL, AuthChanges, ConnectionWatcher, changesAuth, type AuthChangeFeed } from '../db/auth-changes.js';
 import { SessionCache, type CachedSession } from './session-cache.js';
-import type { CurrentUser } from './auth.js';
+import { SESSION_MAX_AGE_MS, type CurrentUser } from './auth.js';
 
 const user = (id: number): CurrentUser => ({ id, kind: 'user', username: `u${id}@exemple.fr`, nom: 'NOM', prenom: null, roles: ['ROLE_USER'] });
 const entry = (id: number, expiresIn = 60_000): CachedSession => ({ idHash: `hash${id}`, user: user(id), lastSeenAt: Date.now(), expiresAt: Date.now() + expiresIn });
@@ -177,6 +177,23 @@ describe.each(TEST_DRIVERS)('sessions kept in memory (%s)', (driver) => {
     expect((await get('/api/logged', otherCookie)).json().logged).toBe(true);
     expect((await a.app.inject({ url: '/logout', headers: { cookie: otherCookie } })).statusCode).toBe(302);
     expect((await get('/api/logged', otherCookie)).json().logged).toBe(false);
+  });
+
+  it('stops serving a session from memory at its absolute lifetime, even one used a moment ago', async () => {
+    const acc = await createAccount(handle.db, { roles: ['ROLE_USER'] });
+    const cookie = await login(a.app as never, acc.email);
+    // Logged in 180 days ago, less two seconds; changing when it started tells no cache.
+    await sql`UPDATE session SET created_at = now() - ${`${SESSION_MAX_AGE_MS / 1000 - 2} seconds`}::interval WHERE account_id = ${acc.id}`.execute(handle.db);
+    const started = Date.now();
+    expect((await get('/api/logged', cookie)).json().logged).toBe(true);
+    a.sent.length = 0;
+    expect((await get('/api/logged', cookie)).json().logged).toBe(true);
+    expect(a.sent).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + 2500 - Date.now())));
+    expect((await get('/api/logged', cookie)).json()).toEqual({ logged: false, user: null });
+    // Asked of the database, which ended it.
+    expect(a.sent.length).toBeGreaterThan(0);
+    expect(await handle.db.selectFrom('session').select('id_hash').where('account_id', '=', acc.id).execute()).toEqual([]);
   });
 
   it('keeps serving from memory after a rolled-back change and after logins elsewhere', async () => {

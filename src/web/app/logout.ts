@@ -1,9 +1,11 @@
 // Leaving the app. GET /logout is a server route (it ends the session and redirects to
 // /login), so logging out is a browser navigation. Other modules may object first: the
-// offline outbox registers a guard that warns about entries not sent yet.
+// offline outbox registers a guard that warns about entries not sent yet. What this person's
+// screens kept on the phone is forgotten before the navigation.
 //
 //   const unregister = registerBeforeLogout(async () => window.confirm('...'));
 import { browser } from '../lib/browser';
+import { queryClient } from '../lib/query-client';
 import { clearSessionSnapshots } from './bootstrap.api';
 
 /** Resolves to false to keep the user logged in. */
@@ -32,6 +34,8 @@ export async function requestLogout(): Promise<boolean> {
     if (!proceed) return false;
   }
   clearSessionSnapshots();
+  // What the field screens kept on the phone (board, history, sites) goes with the person.
+  await import('../offline/query-persist').then((m) => m.forgetOnLogout(queryClient)).catch(() => undefined);
   browser.assign('/logout');
   return true;
 }

@@ -6,7 +6,7 @@ import { LOGIN_MESSAGES, loggedSchema, loginResponseSchema, loginSchema } from '
 import { HttpError } from '../../errors.js';
 import { addressKey, createDbLimiter } from '../../rate-limit.js';
 import { verifyPassword } from '../../passwords.js';
-import { loadRoles } from '../../plugins/auth.js';
+import { loadRoles, type CurrentUser } from '../../plugins/auth.js';
 import { createAccountRepository } from './account.repository.js';
 
 /**
@@ -29,10 +29,22 @@ export default async function sessionRoutes(fastify: FastifyInstance, deps: AppD
   const perAddress = createDbLimiter(deps.db, { kind: 'login-address', ...LOGIN_LIMITS.perAddress });
   const perAccountAndAddress = createDbLimiter(deps.db, { kind: 'login-account-address', ...LOGIN_LIMITS.perAccountAndAddress });
 
-  app.get('/logged', { schema: { response: { 200: loggedSchema } } }, async (request) => {
+  // Every screen of every phone asks this, and the answer only changes with the session: it is
+  // checked against its schema and serialized once per session user (kept by the session cache,
+  // whose user objects live as long as the cached session) rather than on each call.
+  const loggedOut = JSON.stringify(loggedSchema.parse({ logged: false, user: null }));
+  const answers = new WeakMap<CurrentUser, string>();
+  const answerFor = (u: CurrentUser) => {
+    let body = answers.get(u);
+    if (body === undefined) {
+      body = JSON.stringify(loggedSchema.parse({ logged: true, user: { id: u.id, username: u.username, nom: u.nom, prenom: u.prenom, roles: u.roles } }));
+      answers.set(u, body);
+    }
+    return body;
+  };
+  fastify.get('/logged', { schema: { response: { 200: loggedSchema } } }, (request, reply) => {
     const u = request.user;
-    if (!u) return { logged: false, user: null };
-    return { logged: true, user: { id: u.id, username: u.username, nom: u.nom, prenom: u.prenom, roles: u.roles } };
+    void reply.type('application/json; charset=utf-8').send(u ? answerFor(u) : loggedOut);
   });
 
   app.post('/login', { schema: { body: loginSchema, response: { 200: loginResponseSchema } } }, async (request, reply) => {
