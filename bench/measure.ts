@@ -7,7 +7,12 @@
 //     (20 connections), and intervention submissions with fresh client ids (10 connections,
 //     20 s; stored == acknowledged), against `src/server/start.ts` in a child process;
 //     the server's RSS idle and after;
-//  4. at 100k: the embedded PGlite figures (start time to first answer, RSS, list p95).
+//  4. the whole-log interventions export through the API next to the floor of COPY (...) TO
+//     STDOUT WITH (FORMAT csv) over the log in the same order, with the server's RSS peak
+//     meanwhile ('whole-log export'; bench/export-bench.ts);
+//  5. at 100k: the embedded PGlite figures (start time to first answer, RSS, list p95); at both
+//     sizes, how long /api/health and /api/logged wait on PGlite 100k while an export or the
+//     slowest list runs ('pglite head-of-line').
 // Writes bench/results/<dataset>-<timestamp>.json. Target misses are reported, never fatal.
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -30,6 +35,7 @@ import {
 import { PAGE_MAX, toQueryString } from '../src/shared/schemas/list.js';
 import { POSTGRES_SESSION_OPTIONS } from '../src/server/db/client.js';
 import { PGLITE_ROUTES, ROUTES, type BenchContext, type Persona, type RouteVariant } from './routes.js';
+import { exportOnce, headOfLine, requestOnce, wholeLogExport } from './export-bench.js';
 import type { CapturedQuery } from './server-child.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -569,12 +575,25 @@ export async function measureDataset(opts: MeasureOptions): Promise<{ file: stri
       }
     }
 
+    // --- Whole-log export -----------------------------------------------------------------------
+    if (want('whole-log export')) {
+      console.log('\n      whole-log interventions export (PostgreSQL) next to its COPY floor');
+      const server = await startBenchServer({ DATABASE_URL: dbUrl });
+      try {
+        out.wholeLogExport = await wholeLogExport(client, server.url, server.proc.pid!, await login(server.url, BENCH_ADMIN_LOGIN));
+      } finally {
+        await server.stop();
+      }
+      save();
+    }
+
     // --- Load ---------------------------------------------------------------------------------
     if (want('load') || want('submissions')) out.load = await loadBench(dbUrl, info, client, want);
     save();
 
     // --- Embedded PGlite (100k) ---------------------------------------------------------------
     if (opts.dataset === '100k' && want('pglite')) out.pglite = await pgliteBench(opts, ctx, info);
+    else if (want('pglite head-of-line')) out.pgliteHeadOfLine = await pgliteHeadOfLine(opts);
   } finally {
     await client.end();
   }
@@ -721,10 +740,57 @@ async function pgliteBench(opts: MeasureOptions, ctx: BenchContext, pgInfo: Data
     printRoutes(rows);
     out.routes = rows;
     out.loggedWhilePaging = await loggedWhilePaging(server.url, sessions);
+    out.headOfLine = await headOfLineFigures(server.url, sessions, pctx, rows);
   } finally {
     await server.stop();
   }
   return out;
+}
+
+/** List variants a slow embedded list is looked for among (each asked once, the slowest kept). */
+const SLOW_LIST_CANDIDATES = /^(interventions global (sort|last page|page 2500|filter date)|site table \(public, busiest\) (sort|last page)|requests history (sort|last page))/;
+
+/** /api/health and /api/logged on the embedded database while an export, then the slowest list, run without pause. */
+async function headOfLineFigures(url: string, sessions: Sessions, ctx: BenchContext, measured: RouteResult[] = []) {
+  const out: Record<string, unknown> = {};
+  // The same probes with nothing else running: what the machine gives at the moment.
+  out.idle = await headOfLine(url, sessions.referent, () => new Promise((r) => setTimeout(r, 50)), 'nothing else runs (control)');
+  out.duringExport = await headOfLine(url, sessions.referent, exportOnce(url, sessions.admin), 'a whole-log export runs');
+  // The slowest list: the slowest measured one, or the slowest of the candidates asked once each.
+  let slowest = measured.filter((r) => r.api && SLOW_LIST_CANDIDATES.test(r.name)).sort((a, b) => b.api!.p95 - a.api!.p95)[0];
+  if (!slowest) {
+    const timed: { name: string; path: string; as: Persona; ms: number }[] = [];
+    for (const v of ROUTES.filter((r) => SLOW_LIST_CANDIDATES.test(r.name) && !r.lastPage)) {
+      const p = v.path(ctx);
+      const as = v.as ?? 'admin';
+      await request(url, p, { cookie: sessions[as] });
+      const t = performance.now();
+      const r = await request(url, p, { cookie: sessions[as] });
+      if (r.status === 200) timed.push({ name: v.name, path: p, as, ms: performance.now() - t });
+    }
+    const top = timed.sort((a, b) => b.ms - a.ms)[0];
+    if (top) slowest = { name: top.name, path: top.path, as: top.as, status: 200, target: 50, api: { n: 1, p50: top.ms, p95: top.ms, mean: top.ms, max: top.ms } };
+  }
+  if (slowest) {
+    console.log(`      slowest list on the embedded database: ${slowest.name} (${fmt(slowest.api!.p95)} ms)`);
+    out.slowestList = { name: slowest.name, p95: slowest.api!.p95 };
+    out.duringSlowestList = await headOfLine(url, sessions.referent, requestOnce(url, slowest.path, sessions[slowest.as]), `"${slowest.name}" runs`);
+  }
+  return out;
+}
+
+/** The PGlite 100k head-of-line figures alone (the 1m bench, whose embedded figures are not measured otherwise). */
+async function pgliteHeadOfLine(opts: MeasureOptions) {
+  const dataDir = process.env.BENCH_PGLITE_DIR ?? path.join(os.tmpdir(), 'compost-bench-pglite-100k');
+  console.log(`\n== Embedded PGlite 100k: requests waiting behind an export or a slow list (${dataDir})`);
+  const { info } = await preparePgliteDataset('100k', dataDir, { rebuild: opts.rebuild });
+  const server = await startBenchServer({ DATA_DIR: dataDir, DATABASE_URL: '' });
+  try {
+    const ctx = await benchContext(async (text, values) => (await server.call<{ rows: unknown[] }>({ cmd: 'query', sql: text, parameters: values ?? [] })).rows, info);
+    return await headOfLineFigures(server.url, await openSessions(server.url, info), ctx);
+  } finally {
+    await server.stop();
+  }
 }
 
 /**

@@ -167,7 +167,9 @@ list('site table (public, busiest)', (c) => `/api/intervention/get/list/by/site/
     ['typeBac 3', () => ({ typeBac: 3 })],
     ['numeroBac 2', () => ({ numeroBac: 2 })],
   ],
+  searches: ['e', 'plein', 'arrosage', 'couvercle'],
 });
+add({ name: "site table (public, busiest) logged-in search 'couvercle'", as: 'referent', path: (c) => q(`/api/intervention/get/list/by/site/${c.busiestSite}`, { search: 'couvercle' }) });
 add({ name: 'site table (public, typical) default', as: 'anonymous', path: (c) => `/api/intervention/get/list/by/site/${c.typicalSite}` });
 list('interventions global', () => '/api/admin/intervention/get/list/by/filters', {
   sorts: ['date', 'site', 'intervenant', 'action', 'typeBac', 'numeroBac'],
@@ -183,8 +185,16 @@ list('interventions global', () => '/api/admin/intervention/get/list/by/filters'
     ['site + action', (c) => ({ site: c.busiestSite, action: 6 })],
     ['site + date year', (c) => ({ site: c.busiestSite, date: String(c.year) })],
   ],
+  // Common and rare labels (letters, a site word, a person, an action, a constant), free text, nothing.
+  searches: ['e', 'le', 'ar', 'jardin', 'gall', 'arrosage', 'plein', 'couvercle', 'charniere', 'zzqx'],
   page2500: true,
 });
+for (const s of ['arrosage', 'gall', 'couvercle', 'e']) {
+  add({ name: `interventions global search '${s}' sort site`, path: () => q('/api/admin/intervention/get/list/by/filters', { search: s, sort: asc('site') }) });
+}
+add({ name: "interventions global search 'couvercle' last page", lastPage: true, path: () => q('/api/admin/intervention/get/list/by/filters', { search: 'couvercle' }) });
+add({ name: "interventions of busiest site (admin) search 'e'", path: (c) => q('/api/admin/intervention/get/list/by/filters', { id: c.busiestSite, search: 'e' }) });
+add({ name: "interventions of busiest site (admin) search 'couvercle'", path: (c) => q('/api/admin/intervention/get/list/by/filters', { id: c.busiestSite, search: 'couvercle' }) });
 add({ name: 'interventions global 100 rows', path: () => q('/api/admin/intervention/get/list/by/filters', { rowsPerPage: 100 }) });
 add({ name: 'interventions of busiest site (admin) default', path: (c) => q('/api/admin/intervention/get/list/by/filters', { id: c.busiestSite }) });
 add({ name: 'interventions of busiest site (admin) last page', lastPage: true, path: (c) => q('/api/admin/intervention/get/list/by/filters', { id: c.busiestSite }) });
@@ -192,6 +202,7 @@ add({ name: 'interventions of busiest site (admin) action 6', path: (c) => q('/a
 add({ name: 'intervention get', path: (c) => `/api/admin/intervention/get/${c.interventionId}` });
 add({ name: 'interventions export busiest site (CSV)', kind: 'csv', path: (c) => q('/api/admin/intervention/export', { filter: { site: c.busiestSite } }) });
 add({ name: 'interventions export action 18 (CSV)', kind: 'csv', path: () => q('/api/admin/intervention/export', { filter: { action: 18 } }) });
+add({ name: "interventions export search 'couvercle' (CSV)", kind: 'csv', path: () => q('/api/admin/intervention/export', { search: 'couvercle' }) });
 add({ name: 'interventions export whole log (CSV)', kind: 'csv', maxRuns: 1, optIn: true, path: () => '/api/admin/intervention/export' });
 
 // --- Requests ----------------------------------------------------------------------------------
@@ -224,6 +235,8 @@ add({ name: 'stats temperature site', path: (c) => `/api/admin/temperature/get/b
 add({ name: 'stats temperature typical site', path: (c) => `/api/admin/temperature/get/by/mois?annee=${c.year}&site=${c.typicalSite}` });
 for (const k of ['all', 'apportBroyat', 'distribution', 'transfert', 'arrosage', 'viderBac', 'tamisage'])
   add({ name: `stats export ${k} by site (CSV)`, kind: 'csv', path: (c) => `/api/admin/intervention/export/${k}/by/site?annee=${c.year}` });
+for (const k of ['all', 'arrosage'])
+  add({ name: `stats export ${k} by site, provider (CSV)`, kind: 'csv', path: (c) => `/api/admin/intervention/export/${k}/by/site?annee=${c.year}&prestataire=${c.providerId}` });
 
 export const ROUTES: readonly RouteVariant[] = routes;
 

@@ -41,7 +41,9 @@ let capturing = false;
 let captured: CapturedQuery[] = [];
 const onLog = (e: LogEvent) => {
   if (!capturing || e.level !== 'query') return;
-  captured.push({ sql: e.query.sql, parameters: [...e.query.parameters], ms: e.queryDurationMillis });
+  // A COPY export hands node-postgres a stream object rather than text: keep its statement.
+  const text = typeof e.query.sql === 'string' ? e.query.sql : String((e.query.sql as { text?: unknown }).text ?? '');
+  captured.push({ sql: text, parameters: [...e.query.parameters], ms: e.queryDurationMillis });
 };
 
 let db: Db;

@@ -1,5 +1,6 @@
-// Issue 3, users administration: an administrator takes a signed-up account through its
-// whole life on /admin/user (activate, give a site, change its type, deactivate, delete).
+// Users administration: an administrator takes a signed-up account through its whole life on
+// /admin/user (activate, give a site, change its type, deactivate, delete), and finds the
+// table as they left it after a reload.
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_ADMIN } from '../helpers/e2e-env';
 import { linkFrom, readMails } from '../helpers/e2e-mail';
@@ -86,6 +87,8 @@ test('an administrator activates a signed-up user, gives them a site, changes th
   // An active account cannot be deleted: deactivate it first.
   await expect(row.getByRole('button', { name: 'Supprimer Camille KERVELLA' })).toBeDisabled();
   await row.getByRole('button', { name: 'Désactiver Camille KERVELLA' }).click();
+  const deactivate = page.getByRole('dialog', { name: 'Désactiver ce compte ?' });
+  await deactivate.getByRole('button', { name: 'Désactiver' }).click();
   await expect(cells.nth(8)).toHaveText('Non');
   await expect(row.getByRole('button', { name: 'Refuser Camille KERVELLA' })).toBeVisible();
   // The success toast sits over the row's last buttons and stays while hovered: let it go.
@@ -99,4 +102,47 @@ test('an administrator activates a signed-up user, gives them a site, changes th
   await expect(page.getByText('Utilisateur supprimé')).toBeVisible();
   await expect(row).toHaveCount(0);
   await expect(page.getByText('Aucun résultat')).toBeVisible();
+});
+
+test('the filters and sort of the users table survive a reload and Réinitialiser clears them', async ({ page, request }) => {
+  const stamp = `url${Date.now().toString(36)}`;
+  for (const prenom of ['Alice', 'Bruno']) {
+    const email = `${prenom.toLowerCase()}.${stamp}@exemple.fr`;
+    const signup = await request.post('/api/signup', {
+      data: { type: 1, organisme: '', nom: 'LE GALL', prenom, tel: '0601020304', email, password: 'motdepasse-url', confirmPassword: 'motdepasse-url' },
+    });
+    expect(signup.ok(), await signup.text()).toBe(true);
+  }
+  await loginAsAdmin(page);
+  await page.goto('/admin/user');
+  await expect(page).toHaveTitle('Utilisateurs – Compost');
+
+  await page.getByRole('button', { name: 'Filtrer la colonne Email' }).click();
+  await page.getByRole('textbox', { name: 'Email' }).fill(stamp);
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('1 - 2 / 2')).toBeVisible();
+  const prenom = page.getByRole('columnheader', { name: 'Prénom', exact: true });
+  await prenom.getByRole('button', { name: 'Trier par Prénom' }).click();
+  await expect(prenom).toHaveAttribute('aria-sort', 'ascending');
+  await prenom.getByRole('button', { name: 'Trier par Prénom' }).click();
+  await expect(prenom).toHaveAttribute('aria-sort', 'descending');
+  await expect(page).toHaveURL(new RegExp(`/admin/user\\?email=${stamp}&tri=prenom&sens=desc$`));
+
+  const rows = page.getByRole('row').filter({ hasText: stamp });
+  const chip = page.getByRole('group', { name: 'Filtres actifs' }).getByRole('button', { name: new RegExp(`^Retirer le filtre Email\\s:\\s${stamp}$`) });
+  for (const when of ['before', 'after'] as const) {
+    if (when === 'after') await page.reload();
+    await expect(page.getByText('1 - 2 / 2'), when).toBeVisible();
+    await expect(rows.nth(0), when).toContainText('Bruno');
+    await expect(rows.nth(1), when).toContainText('Alice');
+    await expect(chip, when).toBeVisible();
+    await expect(prenom, when).toHaveAttribute('aria-sort', 'descending');
+  }
+
+  await page.getByRole('button', { name: 'Réinitialiser' }).click();
+  await expect(page).toHaveURL(/\/admin\/user$/);
+  await expect(page.getByRole('group', { name: 'Filtres actifs' })).toBeHidden();
+  await expect(prenom).toHaveAttribute('aria-sort', 'none');
+  await expect(page.getByRole('columnheader', { name: 'Nom', exact: true })).toHaveAttribute('aria-sort', 'ascending');
+  await expect(page.getByText('1 - 2 / 2')).toBeHidden();
 });

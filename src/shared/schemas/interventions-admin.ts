@@ -75,9 +75,44 @@ export const interventionAdminRowSchema = z.object({
 });
 export type InterventionAdminRow = z.infer<typeof interventionAdminRowSchema>;
 
-export const interventionAdminListSchema = z.object({
+/**
+ * What every interventions table row carries besides its own columns: who recorded it
+ * (`referent`, a referent's or an agent's name), who corrected it, the action's own fields, the
+ * site, the cells, and the links through requests.
+ */
+const interventionLinksShape = {
+  /** Who recorded it: the referent, or the agent when an agent recorded it ('NOM Prénom'). */
+  referent: z.string().nullable(),
+  /** Whether the action carries a value (type_action.valeur). */
+  actionValeur: z.boolean(),
+  /** The site's own name (null when it has none; `site` then shows its code). */
+  siteNom: z.string().nullable(),
+  /** Destination cell of a transfer. */
+  idBacDestination: z.number().nullable(),
+  /** Status of the latest request this intervention raised (3 to 6), or null. */
+  idStatut: z.number().nullable(),
+  /** The request this intervention processed, or null. */
+  demandeIntervention: z.number().nullable(),
+  /** The intervention that processed the request this one raised, or null. */
+  interventionRealisee: z.number().nullable(),
+};
+
+/** Row of the administrators' lists (per site and global). */
+export const interventionAdminListRowSchema = interventionAdminRowSchema.extend(interventionLinksShape);
+export type InterventionAdminListRow = z.infer<typeof interventionAdminListRowSchema>;
+
+/** GET /api/admin/intervention/get/list/by/filters. */
+export const interventionAdminTableSchema = z.object({
   count: z.number(),
   /** true when count is COUNT_CAP and more rows match (a filtered global list is not counted further). */
+  countCapped: z.boolean(),
+  interventions: z.array(interventionAdminListRowSchema),
+});
+export type InterventionAdminTable = z.infer<typeof interventionAdminTableSchema>;
+
+/** The same answer with the table's own columns only. */
+export const interventionAdminListSchema = z.object({
+  count: z.number(),
   countCapped: z.boolean(),
   interventions: z.array(interventionAdminRowSchema),
 });
@@ -130,3 +165,34 @@ export const interventionUpdatedSchema = z.object({
 export const interventionDeletedSchema = z.object({ status: z.literal('success'), message: z.string(), demandeSupprimee: z.number().nullable() });
 
 export const interventionIdSchema = idSchema();
+
+/**
+ * Row of the public per-site table (GET /api/intervention/get/list/by/site/{id}). Anyone holding
+ * the site's link may read it: for an anonymous caller the names (referent, modificationAgent),
+ * the observations and the free-text values (repairs) are null or empty; a logged-in caller gets
+ * them.
+ */
+export const publicSiteInterventionRowSchema = z.object({
+  id: z.number(),
+  /** ISO 8601. */
+  date: z.string(),
+  idAction: z.number(),
+  typeAction: z.string(),
+  /** Cell type label. */
+  typeBac: z.string(),
+  idTypeBac: z.number(),
+  numeroBac: z.number(),
+  idSiteComposteur: z.number(),
+  idSite: z.number(),
+  /** The site's name, or its code when it has none. */
+  site: z.string(),
+  /** Displayed value (displayValue); '' for a free-text value shown to an anonymous caller. */
+  valeur: z.string(),
+  observations: z.string().nullable(),
+  modificationAgent: z.string().nullable(),
+  ...interventionLinksShape,
+});
+export type PublicSiteInterventionRow = z.infer<typeof publicSiteInterventionRowSchema>;
+
+export const publicSiteInterventionListSchema = z.object({ count: z.number(), interventions: z.array(publicSiteInterventionRowSchema) });
+export type PublicSiteInterventionList = z.infer<typeof publicSiteInterventionListSchema>;

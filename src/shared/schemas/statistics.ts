@@ -34,7 +34,12 @@ export const statsQuerySchema = z.strictObject({
 });
 export type StatsQuery = z.infer<typeof statsQuerySchema>;
 
-export const exportQuerySchema = z.strictObject({ annee: anneeParam });
+/** `?annee=2026&prestataire=5`: the yearly export per site, optionally of what one provider recorded. */
+export const exportQuerySchema = z.strictObject({
+  annee: anneeParam,
+  prestataire: decimalIntSchema({ message: STATS_MESSAGES.prestataire }).optional(),
+});
+export type ExportQuery = z.infer<typeof exportQuerySchema>;
 
 export const statsMoisRowSchema = z.object({ mois_nom: z.string(), nb: z.number(), quantite: z.number() });
 export type StatsMoisRow = z.infer<typeof statsMoisRowSchema>;

@@ -1,13 +1,16 @@
 // The frame of every screen (spec.md section 2 "Layout"): a top bar with the application
 // name, extra indicators (header-slot.tsx) and the account menu; for a logged-in user a
 // 240 px drawer, toggled by the burger, with the entries of their roles whose screen exists.
-import { lazy, Suspense, useState } from 'react';
+// On a 390 px phone the indicators and the account button keep their full size and a long
+// application name wraps onto a second line rather than pushing them out.
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { ActionIcon, AppShell, Burger, Group, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
-import { useDisclosure, useDocumentTitle, useMediaQuery } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconUserCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useLocation } from 'react-router';
 import { navFor } from '../../shared/permissions';
+import { setAppName } from '../components/page-title';
 import { appInfoQuery } from './bootstrap.api';
 import { HeaderSlot } from './header-slot';
 import { useSessionStore } from './session-store';
@@ -37,7 +40,9 @@ export function AppLayout({ mountedPaths }: { mountedPaths: ReadonlySet<string> 
   const roles = useSessionStore((s) => s.roles);
   const username = useSessionStore((s) => s.username);
   const appInfo = useQuery(appInfoQuery());
-  useDocumentTitle(appInfo.data?.appName ?? '');
+  const appName = appInfo.data?.appName ?? '';
+  // Screens add their own name in front (components/page-title.tsx).
+  useEffect(() => setAppName(appName), [appName]);
   const [mobileOpened, mobile] = useDisclosure(false);
   const [desktopOpened, desktop] = useDisclosure(true);
   const location = useLocation();
@@ -62,13 +67,13 @@ export function AppLayout({ mountedPaths }: { mountedPaths: ReadonlySet<string> 
                 <Burger opened={desktopOpened} onClick={desktop.toggle} visibleFrom="sm" size="sm" aria-label={desktopOpened ? 'Fermer le menu' : 'Ouvrir le menu'} />
               </>
             )}
-            <UnstyledButton component={Link} to={logged ? '/admin' : '/login'} aria-label={`${appInfo.data?.appName ?? 'Compost'} : accueil`}>
-              <Text fw={700} size="lg" c="green.8" truncate>
-                {appInfo.data?.appName ?? ''}
+            <UnstyledButton component={Link} to={logged ? '/admin' : '/login'} aria-label={`${appName || 'Compost'}\u00a0: accueil`} miw={0}>
+              <Text fw={700} size="lg" lh={1.2} c="green.8" lineClamp={2} style={{ overflowWrap: 'anywhere' }}>
+                {appName}
               </Text>
             </UnstyledButton>
           </Group>
-          <Group gap="xs" wrap="nowrap">
+          <Group gap="xs" wrap="nowrap" style={{ flex: 'none' }}>
             <HeaderSlot />
             <AccountButton logged={logged} username={username} />
           </Group>

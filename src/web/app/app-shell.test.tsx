@@ -1,6 +1,7 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PageTitle } from '../components/page-title';
 import { browser } from '../lib/browser';
 import { registerHeaderItem } from './header-slot';
 import { registerBeforeLogout } from './logout';
@@ -158,6 +159,35 @@ describe('loading', () => {
     fail = false;
     await userEvent.click(retry);
     expect(await screen.findByText('Écran de connexion')).toBeInTheDocument();
+  });
+});
+
+describe('page titles', () => {
+  it("names each screen in the document title, before the application name, and gives it one h1", async () => {
+    mockApi({ 'GET /api/logged': loggedAs(['ROLE_ADMIN']), 'GET /api/app/info/get': reply(200, { appName: 'Compost Brest', contact: '' }) });
+    const { router } = renderApp('/admin/site', {
+      loggedRoutes: [
+        { path: '/admin/site', element: <PageTitle>Sites</PageTitle> },
+        { path: '/admin/user', element: <PageTitle>Utilisateurs</PageTitle> },
+        { path: '/admin/choix/site', element: <p>Écran sans titre</p> },
+      ],
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sites' })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Sites – Compost Brest'));
+    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
+    await router.navigate('/admin/user');
+    await waitFor(() => expect(document.title).toBe('Utilisateurs – Compost Brest'));
+    // A screen that does not name itself leaves the application name alone.
+    await router.navigate('/admin/choix/site');
+    await screen.findByText('Écran sans titre');
+    await waitFor(() => expect(document.title).toBe('Compost Brest'));
+  });
+
+  it('titles the not-found page', async () => {
+    mockApi();
+    renderApp('/nulle/part');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page introuvable' })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('Page introuvable – Compost'));
   });
 });
 

@@ -2,9 +2,10 @@ import { act, cleanup, render, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DataTable, type ListColumn } from './data-table';
-import { DEBOUNCE_MS, useListQuery } from './use-list-query';
+import { DEBOUNCE_MS, readListUrl, useListQuery, writeListUrl } from './use-list-query';
 
 const { get } = vi.hoisted(() => ({ get: vi.fn() }));
 vi.mock('../lib/api', () => ({ api: { get } }));
@@ -32,20 +33,35 @@ const columns: ListColumn<Row>[] = [
   { accessor: 'ville', title: 'Ville', sortable: true, filterBy: { type: 'select', name: 'ville', options: ['Brest', 'Guipavas'] } },
 ];
 
-function Harness({ defaultRowsPerPage }: { defaultRowsPerPage?: number }) {
+function Harness({ defaultRowsPerPage, urlState, cols = columns }: { defaultRowsPerPage?: number; urlState?: boolean; cols?: ListColumn<Row>[] }) {
   const list = useListQuery<Row>({
     queryKey: ['test-list'],
     url: 'admin/test/get/list/by/filters',
     listKey: 'items',
     defaultSort: { name: 'nom', direction: 'asc' },
     defaultRowsPerPage,
+    urlState,
   });
-  return <DataTable title="Essais" list={list} columns={columns} />;
+  return <DataTable title="Essais" list={list} columns={cols} />;
 }
 
 let client: QueryClient;
 
-function renderTable(props: { defaultRowsPerPage?: number } = {}) {
+/** The table on a memory router at `path`, keeping its state in the query string. */
+function renderRouted(path: string, cols?: ListColumn<Row>[]) {
+  client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const router = createMemoryRouter([{ path: '/', element: <Harness urlState cols={cols} /> }], { initialEntries: [path] });
+  render(
+    <MantineProvider env="test">
+      <QueryClientProvider client={client}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+  return router;
+}
+
+function renderTable(props: { defaultRowsPerPage?: number; cols?: ListColumn<Row>[] } = {}) {
   client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <MantineProvider env="test">
@@ -233,5 +249,153 @@ describe('DataTable', () => {
     await act(() => user.click(within(alert).getByRole('button', { name: 'Réessayer' })));
     expect(await screen.findByText('Nom 1')).toBeInTheDocument();
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});
+
+// Accessible names of the chips put a no-break space before the colon (French typography).
+const chipName = (label: string, text: string) => new RegExp(`^Retirer le filtre ${label}\\s:\\s${text}$`);
+
+describe('DataTable headers, chips and long texts', () => {
+  it('is the screen heading and names the screen in the document title', async () => {
+    renderTable();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Essais' })).toBeInTheDocument();
+    expect(document.title.startsWith('Essais')).toBe(true);
+  });
+
+  it('puts each sort button inside a real column header that says how the list is sorted', async () => {
+    const user = userEvent.setup();
+    renderTable();
+    await screen.findByText('Nom 1');
+    const nom = screen.getByRole('columnheader', { name: 'Nom' });
+    const ville = screen.getByRole('columnheader', { name: 'Ville' });
+    expect(nom).toHaveAttribute('aria-sort', 'ascending');
+    expect(ville).toHaveAttribute('aria-sort', 'none');
+    // A header cell is no button itself: its sort and filter buttons sit side by side in it.
+    expect(document.querySelectorAll('th[role], th[tabindex]')).toHaveLength(0);
+    expect(within(nom).getByRole('button', { name: 'Filtrer la colonne Nom' })).toBeInTheDocument();
+
+    await user.click(within(ville).getByRole('button', { name: 'Trier par Ville' }));
+    await waitFor(() => expect(ville).toHaveAttribute('aria-sort', 'ascending'));
+    expect(nom).toHaveAttribute('aria-sort', 'none');
+    expect(calls().at(-1)?.get('sort[name]')).toBe('ville');
+    await user.click(within(ville).getByRole('button', { name: 'Trier par Ville' }));
+    await waitFor(() => expect(ville).toHaveAttribute('aria-sort', 'descending'));
+    expect(calls().at(-1)?.get('sort[direction]')).toBe('desc');
+  });
+
+  it('shows the applied search and filters as chips that remove themselves, and Réinitialiser goes back to the first state', async () => {
+    const user = userEvent.setup();
+    renderTable();
+    await screen.findByText('Nom 1');
+    expect(screen.queryByRole('group', { name: 'Filtres actifs' })).not.toBeInTheDocument();
+
+    await user.type(screen.getByRole('textbox', { name: 'Rechercher' }), 'Kér');
+    await user.click(screen.getByRole('button', { name: 'Filtrer la colonne Nom' }));
+    await user.type(await screen.findByRole('textbox', { name: 'Nom' }), 'dupont{Enter}');
+    await waitFor(() => expect(calls().at(-1)?.get('filter[nom]')).toBe('dupont'), { timeout: 2500 });
+    const chips = screen.getByRole('group', { name: 'Filtres actifs' });
+    expect(within(chips).getByRole('button', { name: chipName('Recherche', 'Kér') })).toBeInTheDocument();
+
+    const before = get.mock.calls.length;
+    await user.click(within(chips).getByRole('button', { name: chipName('Nom', 'dupont') }));
+    // At once, not after the typing delay; the search stays.
+    await waitFor(() => expect(get.mock.calls.length).toBe(before + 1), { timeout: 300 });
+    expect(calls().at(-1)?.has('filter[nom]')).toBe(false);
+    expect(calls().at(-1)?.get('search')).toBe('Kér');
+    expect(within(chips).queryByRole('button', { name: /Retirer le filtre Nom/ })).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Trier par Ville' }));
+    await waitFor(() => expect(calls().at(-1)?.get('sort[name]')).toBe('ville'));
+    await user.click(within(chips).getByRole('button', { name: 'Réinitialiser' }));
+    await waitFor(() => expect(calls().at(-1)?.get('sort[name]')).toBe('nom'));
+    expect(Object.fromEntries(calls().at(-1)!)).toEqual({ page: '0', rowsPerPage: '20', 'sort[name]': 'nom', 'sort[direction]': 'asc' });
+    expect(screen.getByRole('textbox', { name: 'Rechercher' })).toHaveValue('');
+    expect(screen.queryByRole('group', { name: 'Filtres actifs' })).not.toBeInTheDocument();
+  });
+
+  it('names the chip of a select filter by the option label, and says the format of a date filter', async () => {
+    const user = userEvent.setup();
+    const cols: ListColumn<Row>[] = [
+      { accessor: 'nom', title: 'Date', filterBy: { type: 'text', name: 'date', description: 'Format jj/mm/aaaa' } },
+      { accessor: 'ville', title: 'Ville', filterBy: { type: 'select', name: 'ville', options: [{ value: '29019', label: 'Brest' }] } },
+    ];
+    const router = renderRouted('/?ville=29019', cols);
+    await screen.findByText('Nom 1');
+    expect(calls()[0].get('filter[ville]')).toBe('29019');
+    expect(screen.getByRole('button', { name: chipName('Ville', 'Brest') })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Filtrer la colonne Date' }));
+    expect(await screen.findByRole('textbox', { name: 'Date' })).toHaveAccessibleDescription('Format jj/mm/aaaa');
+    expect(router.state.location.search).toBe('?ville=29019');
+  });
+
+  it('cuts a long text on one line and shows it whole in a tooltip', async () => {
+    const long = 'Association des jardins partagés de Kérinou';
+    answer = () => ({ count: 2, rows: [{ id: 1, nom: long, ville: 'Brest' }, { id: 2, nom: 'Court', ville: 'Brest' }] });
+    // jsdom has no layout: a text is said to overflow its 100 px cell from 13 characters on.
+    const scroll = vi.spyOn(HTMLElement.prototype, 'scrollWidth', 'get').mockImplementation(function (this: HTMLElement) {
+      return (this.textContent?.length ?? 0) * 8;
+    });
+    const client = vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(100);
+    try {
+      const user = userEvent.setup();
+      renderTable({ cols: [{ accessor: 'nom', title: 'Nom', width: 120, ellipsis: true }, columns[1]] });
+      const cut = await screen.findByText(long);
+      expect(cut).toHaveStyle({ whiteSpace: 'nowrap', textOverflow: 'ellipsis', overflow: 'hidden' });
+      await user.hover(screen.getByText('Court'));
+      expect(screen.queryByRole('tooltip')).not.toBeInTheDocument();
+      await user.hover(cut);
+      expect(await screen.findByRole('tooltip')).toHaveTextContent(long);
+      await user.unhover(cut);
+      await waitFor(() => expect(screen.queryByRole('tooltip')).not.toBeInTheDocument());
+    } finally {
+      scroll.mockRestore();
+      client.mockRestore();
+    }
+  });
+});
+
+describe('DataTable with its state in the URL', () => {
+  it('starts from the query string, writes each change back in place, and follows a navigation to another one', async () => {
+    const user = userEvent.setup();
+    const router = renderRouted('/?recherche=ker&nom=dupont&tri=ville&sens=desc&lignes=50');
+    await screen.findByText('Nom 1');
+    expect(get).toHaveBeenCalledTimes(1);
+    expect(Object.fromEntries(calls()[0])).toEqual({
+      search: 'ker',
+      page: '0',
+      rowsPerPage: '50',
+      'sort[name]': 'ville',
+      'sort[direction]': 'desc',
+      'filter[nom]': 'dupont',
+    });
+    expect(screen.getByRole('textbox', { name: 'Rechercher' })).toHaveValue('ker');
+    const chips = screen.getByRole('group', { name: 'Filtres actifs' });
+    expect(within(chips).getByRole('button', { name: chipName('Nom', 'dupont') })).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'Ville' })).toHaveAttribute('aria-sort', 'descending');
+    const entries = router.state.historyAction;
+
+    // Back to the default sort: it leaves the URL.
+    await user.click(screen.getByRole('button', { name: 'Trier par Nom' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?recherche=ker&nom=dupont&lignes=50'));
+    expect(router.state.historyAction).toBe('REPLACE');
+    expect(entries).toBe('POP');
+
+    await user.click(within(chips).getByRole('button', { name: 'Réinitialiser' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?lignes=50'));
+    expect(Object.fromEntries(calls().at(-1)!)).toEqual({ page: '0', rowsPerPage: '50', 'sort[name]': 'nom', 'sort[direction]': 'asc' });
+
+    // A link to the same screen with other filters sets the list to them.
+    await act(() => router.navigate('/?ville=Brest&ville=Guipavas'));
+    await waitFor(() => expect(calls().at(-1)?.getAll('filter[ville][]')).toEqual(['Brest', 'Guipavas']));
+    expect(calls().at(-1)?.get('rowsPerPage')).toBe('20');
+    expect(screen.getByRole('button', { name: chipName('Ville', 'Brest, Guipavas') })).toBeInTheDocument();
+  });
+
+  it('reads a malformed query string as the defaults', () => {
+    const defaults = { sort: { name: 'nom', direction: 'asc' as const }, rowsPerPage: 20 };
+    const read = readListUrl(new URLSearchParams('lignes=7&tri=nom;drop&sens=up&%3Cb%3E=1&nom=%20&ville=Brest'), defaults);
+    expect(read).toEqual({ search: '', filter: { ville: 'Brest' }, sort: { name: 'nom', direction: 'asc' }, rowsPerPage: 20 });
+    expect(readListUrl(new URLSearchParams('tri=ville'), defaults).sort).toEqual({ name: 'ville', direction: 'asc' });
+    expect(writeListUrl({ search: '', filter: { nom: '' }, sort: defaults.sort, rowsPerPage: 20 }, defaults).toString()).toBe('');
   });
 });

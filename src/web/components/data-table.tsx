@@ -8,7 +8,9 @@
 //     list={list}
 //     toolbar={<Button onClick={open}>Ajouter un Composteur</Button>}
 //     columns={[
-//       { accessor: 'nom', title: 'Nom', sortable: true, filterBy: { type: 'text', name: 'nom' } },
+//       { accessor: 'nom', title: 'Nom', sortable: true, width: 140, ellipsis: true, filterBy: { type: 'text', name: 'nom' } },
+//       { accessor: 'date', title: 'Date', sortable: true,
+//         filterBy: { type: 'text', name: 'date', description: DATE_FILTER_HINT } },
 //       { accessor: 'typeUser', title: 'Type', sortable: true, sortKey: 'type',         // server sort name
 //         filterBy: { type: 'select', name: 'type', options: [{ value: '1', label: 'Particulier' }] } },
 //       { accessor: 'ville', filterBy: { type: 'multiselect', name: 'ville', options: villes } },
@@ -18,21 +20,54 @@
 //
 // - Columns are mantine-datatable columns plus `filterBy`: the filter popover of the column
 //   header (text, whole number, select or multi-select, with a reset button) bound to
-//   `filter[name]`.
-// - The server sort name of a sortable column is its `sortKey`, else its accessor.
+//   `filter[name]`; a text filter may say its format (`description`).
+// - Headers are real headers: a sortable column's title is a 'Trier par …' button inside the
+//   <th>, which carries aria-sort; the filter is a 'Filtrer la colonne …' button beside it.
+//   (mantine-datatable's own sortable header is itself a button holding the filter button, a
+//   nesting screen readers cannot use.) The server sort name is `sortKey`, else the accessor.
+// - Following mantine-datatable's conventions for admin tables: give long-text columns a
+//   `width` and `ellipsis: true` (one line, cut with an ellipsis, the whole text in a tooltip
+//   on hover or touch; screen readers read it all), and put the row actions in the last
+//   column with `pinned: 'right'` so they stay in view when the table scrolls sideways (from
+//   768 px: on a phone a pinned column would hide most of the others).
+// - The title is the screen's <h1> and names it in the document title (page-title.tsx).
+// - Active search and filters show as chips above the table (each removes itself), with
+//   'Réinitialiser' back to the screen's first state; with `urlState` (use-list-query.ts)
+//   they survive a reload and travel with a shared link.
 // - Page sizes 5, 10, 20, 50, 100; the default comes from the list (20, or 10 for roles and sites).
 // - Deliberately absent (spec.md): print, download, column chooser, row selection.
 // - States: loader over the table while loading, 'Aucun résultat' when empty, and an error
 //   banner with 'Réessayer' when the list could not be loaded.
-import { useEffect, useRef, type ReactNode } from 'react';
-import { Alert, Button, CloseButton, Group, Loader, MultiSelect, NumberInput, Select, Stack, TextInput, Title, type ComboboxData } from '@mantine/core';
-import { IconSearch } from '@tabler/icons-react';
-import { DataTable as MantineDataTable, type DataTableColumn, type DataTableRowExpansionProps, type DataTableSortStatus } from 'mantine-datatable';
+import { useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  CloseButton,
+  Group,
+  Loader,
+  MultiSelect,
+  NumberInput,
+  Popover,
+  Select,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+  UnstyledButton,
+  type ComboboxData,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconArrowDown, IconArrowUp, IconArrowsSort, IconFilter, IconFilterFilled, IconSearch, IconX } from '@tabler/icons-react';
+import { DataTable as MantineDataTable, type DataTableColumn, type DataTableRowExpansionProps } from 'mantine-datatable';
 import 'mantine-datatable/styles.layer.css';
-import { PAGE_SIZE_OPTIONS, type ListFilter, type ListQuery } from './use-list-query';
+import './data-table.css';
+import { usePageTitle } from './page-title';
+import { PAGE_SIZE_OPTIONS, type FilterValue, type ListFilter, type ListQuery } from './use-list-query';
 
 export type ColumnFilter =
-  | { type: 'text'; name: string; label?: string; placeholder?: string }
+  | { type: 'text'; name: string; label?: string; placeholder?: string; description?: string }
   | { type: 'number'; name: string; label?: string; min?: number }
   | { type: 'select'; name: string; label?: string; options: ComboboxData }
   | { type: 'multiselect'; name: string; label?: string; options: ComboboxData };
@@ -45,6 +80,7 @@ export type ListColumn<Row> = DataTableColumn<Row> & {
 export interface DataTableProps<Row, F extends ListFilter> {
   list: ListQuery<Row, F>;
   columns: ListColumn<Row>[];
+  /** The screen's name: its <h1> and its document title. */
   title?: ReactNode;
   /** Buttons shown beside the search box (add, CSV export). */
   toolbar?: ReactNode;
@@ -65,7 +101,14 @@ export const TABLE_LABELS = {
   retry: 'Réessayer',
   rowsPerPage: 'Lignes par page',
   loading: 'Chargement…',
+  reset: 'Réinitialiser',
+  activeFilters: 'Filtres actifs',
 } as const;
+
+/** What a date filter accepts (the server matches the text of the date). */
+export const DATE_FILTER_HINT = 'Format jj/mm/aaaa ; une partie suffit (03/2024, 2024).';
+/** The same for a date and time. */
+export const DATE_TIME_FILTER_HINT = 'Format jj/mm/aaaa hh:mm ; une partie suffit (03/2024, 14:30).';
 
 export function paginationText({ from, to, totalRecords }: { from: number; to: number; totalRecords: number }) {
   return `${from} - ${to} / ${totalRecords}`;
@@ -78,38 +121,19 @@ const PAGINATION_CONTROL_LABELS: Record<string, string> = {
   next: 'Page suivante',
 };
 
-// mantine-datatable names its header icons in English and leaves the filter button unnamed;
-// these French names are set on the rendered header so screen readers get something usable.
-const SORT_ICON_LABELS: Record<string, string> = {
-  'Sorted ascending': 'Tri croissant',
-  'Sorted descending': 'Tri décroissant',
-  'Not sorted': 'Non trié',
-};
+/** French typography: a no-break space before the colon. */
+const COLON = '\u00a0: ';
 
-function useFrenchHeaderLabels(root: React.RefObject<HTMLDivElement | null>) {
-  useEffect(() => {
-    const el = root.current;
-    if (!el) return;
-    for (const icon of el.querySelectorAll<HTMLElement>('thead [role="img"][aria-label]')) {
-      const french = SORT_ICON_LABELS[icon.getAttribute('aria-label') ?? ''];
-      if (french) icon.setAttribute('aria-label', french);
-    }
-    for (const th of el.querySelectorAll<HTMLElement>('thead th')) {
-      const title = th.textContent?.trim() ?? '';
-      th.querySelector('.mantine-datatable-header-cell-filter-action-icon')?.setAttribute('aria-label', `Filtrer la colonne ${title}`.trim());
-      // A sortable header is a button whose name would otherwise run its icons' names together.
-      if (th.getAttribute('role') === 'button') {
-        const sorted = th.querySelector('.mantine-datatable-header-cell-sortable-icon');
-        const state = !sorted ? '' : sorted.classList.contains('mantine-datatable-header-cell-sortable-icon-reversed') ? ' (tri décroissant)' : ' (tri croissant)';
-        th.setAttribute('aria-label', `Trier par ${title}${state}`);
-      }
-    }
-  });
+function columnLabel(column: DataTableColumn<unknown>, fallback: string): string {
+  return typeof column.title === 'string' ? column.title : fallback;
 }
 
 function filterLabel(column: DataTableColumn<unknown>, filter: ColumnFilter): string {
-  if (filter.label) return filter.label;
-  return typeof column.title === 'string' ? column.title : filter.name;
+  return filter.label ?? columnLabel(column, filter.name);
+}
+
+function isBlank(v: FilterValue): boolean {
+  return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 }
 
 function FilterInput<Row, F extends ListFilter>({ list, filter, label, close }: { list: ListQuery<Row, F>; filter: ColumnFilter; label: string; close: () => void }) {
@@ -126,20 +150,24 @@ function FilterInput<Row, F extends ListFilter>({ list, filter, label, close }: 
     return (
       <TextInput
         label={label}
+        description={filter.description}
         placeholder={filter.placeholder}
         value={value === undefined || value === null ? '' : String(value)}
         onChange={(e) => list.setFilter(name, e.currentTarget.value as F[typeof name])}
         onKeyDown={onEnter}
         data-autofocus
+        maw={320}
         rightSection={value ? <CloseButton aria-label={`Effacer le filtre ${label}`} onClick={reset} /> : null}
       />
     );
   }
   if (filter.type === 'number') {
+    // A value read back from the URL is a string of digits.
+    const number = typeof value === 'number' ? value : typeof value === 'string' && value !== '' && Number.isFinite(Number(value)) ? Number(value) : '';
     return (
       <NumberInput
         label={label}
-        value={typeof value === 'number' ? value : ''}
+        value={number}
         onChange={(v) => (typeof v === 'number' ? list.setFilter(name, v as F[typeof name]) : v === '' ? reset() : undefined)}
         onKeyDown={onEnter}
         min={filter.min}
@@ -147,7 +175,7 @@ function FilterInput<Row, F extends ListFilter>({ list, filter, label, close }: 
         allowNegative={filter.min === undefined || filter.min < 0}
         hideControls
         data-autofocus
-        rightSection={value !== undefined && value !== null && value !== '' ? <CloseButton aria-label={`Effacer le filtre ${label}`} onClick={reset} /> : null}
+        rightSection={number !== '' ? <CloseButton aria-label={`Effacer le filtre ${label}`} onClick={reset} /> : null}
       />
     );
   }
@@ -167,7 +195,8 @@ function FilterInput<Row, F extends ListFilter>({ list, filter, label, close }: 
       />
     );
   }
-  const selected = Array.isArray(value) ? value.map(String) : [];
+  // One value read back from the URL is a plain string.
+  const selected = Array.isArray(value) ? value.map(String) : isBlank(value) ? [] : [String(value)];
   return (
     <MultiSelect
       label={label}
@@ -185,6 +214,147 @@ function FilterInput<Row, F extends ListFilter>({ list, filter, label, close }: 
   );
 }
 
+/** The filter button of a column header and its popover (focus kept inside, Escape closes it). */
+function FilterButton({ label, active, children }: { label: string; active: boolean; children: (close: () => void) => ReactNode }) {
+  const [opened, setOpened] = useState(false);
+  return (
+    <Popover opened={opened} onChange={setOpened} trapFocus returnFocus withArrow shadow="md" position="bottom-end">
+      <Popover.Target>
+        <ActionIcon variant={active ? 'light' : 'subtle'} color={active ? undefined : 'gray'} size={28} aria-label={`Filtrer la colonne ${label}`} onClick={() => setOpened((o) => !o)}>
+          {active ? <IconFilterFilled size={16} aria-hidden /> : <IconFilter size={16} aria-hidden />}
+        </ActionIcon>
+      </Popover.Target>
+      <Popover.Dropdown>{children(() => setOpened(false))}</Popover.Dropdown>
+    </Popover>
+  );
+}
+
+type SortState = 'asc' | 'desc' | null;
+
+/**
+ * The content of a sortable or filterable column's header. mantine-datatable draws the <th>;
+ * from here it gets aria-sort and its plain column name (without it, the header's name would
+ * run its buttons' names together, and screen readers repeat it before every cell).
+ */
+function HeaderContent({ label, sort, children }: { label: string; sort: SortState | undefined; children: ReactNode }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const th = ref.current?.closest('th');
+    if (!th) return;
+    th.setAttribute('aria-label', label);
+    if (sort !== undefined) th.setAttribute('aria-sort', sort === 'asc' ? 'ascending' : sort === 'desc' ? 'descending' : 'none');
+  }, [label, sort]);
+  return (
+    <Group ref={ref} gap={2} wrap="nowrap" style={HEADER}>
+      {children}
+    </Group>
+  );
+}
+
+/** The title of a sortable column as a button. */
+function SortButton({ title, label, state, onSort }: { title: ReactNode; label: string; state: SortState; onSort: () => void }) {
+  const Icon = state === 'asc' ? IconArrowUp : state === 'desc' ? IconArrowDown : IconArrowsSort;
+  return (
+    <UnstyledButton onClick={onSort} aria-label={`Trier par ${label}`} style={SORT_BUTTON}>
+      <span>{title}</span>
+      <Icon size={14} aria-hidden style={{ flex: 'none', color: state ? undefined : 'var(--mantine-color-dimmed)' }} />
+    </UnstyledButton>
+  );
+}
+
+const SORT_BUTTON: CSSProperties = {
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: 4,
+  minWidth: 0,
+  minHeight: 28,
+  fontWeight: 'inherit',
+  fontSize: 'inherit',
+  textAlign: 'left',
+  borderRadius: 'var(--mantine-radius-sm)',
+};
+
+const HEADER: CSSProperties = { whiteSpace: 'normal', width: '100%', justifyContent: 'space-between' };
+
+const ELLIPSIS: CSSProperties = { display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' };
+
+/** One line cut with an ellipsis; the whole text in a tooltip when it does not fit. */
+export function EllipsisText({ children }: { children: ReactNode }) {
+  const ref = useRef<HTMLSpanElement>(null);
+  const [full, setFull] = useState<string | null>(null);
+  const show = () => {
+    const el = ref.current;
+    setFull(el && el.scrollWidth > el.clientWidth ? (el.textContent ?? null) : null);
+  };
+  return (
+    <Tooltip label={full} opened={full !== null} multiline maw={360} withArrow>
+      <span ref={ref} style={ELLIPSIS} onMouseEnter={show} onMouseLeave={() => setFull(null)} onTouchStart={show}>
+        {children}
+      </span>
+    </Tooltip>
+  );
+}
+
+function valueAt(record: unknown, accessor: string): unknown {
+  return accessor.split('.').reduce<unknown>((v, key) => (v === null || v === undefined ? v : (v as Record<string, unknown>)[key]), record);
+}
+
+function optionLabel(options: ComboboxData, value: string): string {
+  const labelOf = (o: string | { value: string; label?: string }) => (typeof o === 'string' ? (o === value ? o : null) : o.value === value ? (o.label ?? o.value) : null);
+  for (const o of options) {
+    const found = typeof o !== 'string' && 'group' in o ? o.items.map(labelOf).find((l) => l !== null) : labelOf(o);
+    if (found) return found;
+  }
+  return value;
+}
+
+/** How an applied filter reads on its chip. */
+function filterText(filter: ColumnFilter | undefined, value: FilterValue): string {
+  const values = (Array.isArray(value) ? value : [value]).map(String);
+  if (filter && (filter.type === 'select' || filter.type === 'multiselect')) return values.map((v) => optionLabel(filter.options, v)).join(', ');
+  return values.join(', ');
+}
+
+interface Chip {
+  key: string;
+  label: string;
+  text: string;
+  remove: () => void;
+}
+
+function ActiveFilters<Row, F extends ListFilter>({ list, columns }: { list: ListQuery<Row, F>; columns: ListColumn<Row>[] }) {
+  const chips: Chip[] = [];
+  if (list.applied.search) chips.push({ key: '\u0000search', label: 'Recherche', text: list.applied.search, remove: list.resetSearch });
+  for (const [name, value] of Object.entries(list.applied.filter)) {
+    if (isBlank(value)) continue;
+    const column = columns.find((c) => c.filterBy?.name === name);
+    const label = column?.filterBy ? filterLabel(column as DataTableColumn<unknown>, column.filterBy) : name;
+    chips.push({ key: name, label, text: filterText(column?.filterBy, value), remove: () => list.resetFilter(name as keyof F & string) });
+  }
+  if (chips.length === 0 && list.isDefault) return null;
+  return (
+    <Group gap="xs" role="group" aria-label={TABLE_LABELS.activeFilters}>
+      {chips.map((chip) => (
+        <Button
+          key={chip.key}
+          variant="light"
+          size="compact-sm"
+          radius="xl"
+          maw="100%"
+          rightSection={<IconX size={14} aria-hidden />}
+          aria-label={`Retirer le filtre ${chip.label}${COLON}${chip.text}`}
+          onClick={chip.remove}
+        >
+          <span style={{ ...ELLIPSIS, maxWidth: 280 }}>{`${chip.label}${COLON}${chip.text}`}</span>
+        </Button>
+      ))}
+      <Button variant="subtle" size="compact-sm" onClick={list.reset} disabled={list.isDefault}>
+        {TABLE_LABELS.reset}
+      </Button>
+    </Group>
+  );
+}
+
 export function DataTable<Row, F extends ListFilter = ListFilter>({
   list,
   columns,
@@ -196,36 +366,54 @@ export function DataTable<Row, F extends ListFilter = ListFilter>({
   rowExpansion,
   ariaLabel,
 }: DataTableProps<Row, F>) {
-  const rootRef = useRef<HTMLDivElement>(null);
-  useFrenchHeaderLabels(rootRef);
+  usePageTitle(typeof title === 'string' ? title : '');
   const { query, applied } = list;
+  // Read at the first render (no server rendering here); mantine-datatable takes its pinning
+  // once, hence the key below that remounts it when the window crosses the breakpoint.
+  const wide = useMediaQuery('(min-width: 48em)', undefined, { getInitialValueInEffect: false }) ?? true;
 
-  const mantineColumns: DataTableColumn<Row>[] = columns.map(({ filterBy, ...column }) => {
-    if (!filterBy) return column;
-    const label = filterLabel(column as DataTableColumn<unknown>, filterBy);
-    const current = list.draft.filter[filterBy.name as keyof F];
-    const active = !(current === undefined || current === null || current === '' || (Array.isArray(current) && current.length === 0));
-    return {
-      ...column,
-      filtering: active,
-      filter: ({ close }: { close: () => void }) => <FilterInput list={list} filter={filterBy} label={label} close={close} />,
-    };
+  const mantineColumns: DataTableColumn<Row>[] = columns.map(({ filterBy, sortable, ellipsis, render, ...rest }) => {
+    const column = rest as DataTableColumn<Row>;
+    const accessor = String(column.accessor);
+    const label = columnLabel(column as DataTableColumn<unknown>, accessor);
+    const out: DataTableColumn<Row> = { ...column, render, pinned: wide ? column.pinned : undefined };
+    if (ellipsis) {
+      out.render = (record, index) => <EllipsisText>{render ? render(record, index) : String(valueAt(record, accessor) ?? '')}</EllipsisText>;
+    }
+    if (!sortable && !filterBy) return out;
+    const sortName = column.sortKey ?? accessor;
+    const state: SortState = sortable && applied.sort.name === sortName ? applied.sort.direction : null;
+    const active = filterBy ? !isBlank(list.draft.filter[filterBy.name as keyof F]) : false;
+    const fLabel = filterBy ? filterLabel(column as DataTableColumn<unknown>, filterBy) : label;
+    out.title = (
+      <HeaderContent label={label} sort={sortable ? state : undefined}>
+        {sortable ? (
+          <SortButton
+            title={column.title ?? label}
+            label={label}
+            state={state}
+            onSort={() => list.setSort({ name: sortName, direction: state === 'asc' ? 'desc' : 'asc' })}
+          />
+        ) : (
+          <span>{column.title ?? label}</span>
+        )}
+        {filterBy && (
+          <FilterButton label={fLabel} active={active}>
+            {(close) => <FilterInput list={list} filter={filterBy} label={fLabel} close={close} />}
+          </FilterButton>
+        )}
+      </HeaderContent>
+    );
+    return out;
   });
 
-  const sortColumn = columns.find((c) => (c.sortKey ?? String(c.accessor)) === applied.sort.name);
-  const sortStatus: DataTableSortStatus<Row> = {
-    columnAccessor: sortColumn ? sortColumn.accessor : applied.sort.name,
-    sortKey: sortColumn?.sortKey,
-    direction: applied.sort.direction,
-  };
-
   return (
-    <Stack gap="sm" ref={rootRef}>
+    <Stack gap="sm">
       {(title || toolbar || searchable) && (
         <Group justify="space-between" align="flex-end" wrap="wrap">
           <Group align="flex-end" gap="md">
             {title && (
-              <Title order={2} size="h3">
+              <Title order={1} size="h3">
                 {title}
               </Title>
             )}
@@ -237,12 +425,14 @@ export function DataTable<Row, F extends ListFilter = ListFilter>({
                 onChange={(e) => list.setSearch(e.currentTarget.value)}
                 rightSection={list.draft.search ? <CloseButton aria-label="Effacer la recherche" onClick={() => list.setSearch('')} /> : null}
                 w={260}
+                maw="100%"
               />
             )}
           </Group>
           {toolbar && <Group gap="xs">{toolbar}</Group>}
         </Group>
       )}
+      <ActiveFilters list={list} columns={columns} />
       {query.isError && (
         <Alert color="red" title={TABLE_LABELS.error} role="alert">
           <Button size="xs" variant="light" color="red" onClick={() => void query.refetch()}>
@@ -251,6 +441,7 @@ export function DataTable<Row, F extends ListFilter = ListFilter>({
         </Alert>
       )}
       <MantineDataTable<Row>
+        key={wide ? 'wide' : 'narrow'}
         aria-label={ariaLabel ?? (typeof title === 'string' ? title : undefined)}
         withTableBorder
         borderRadius="sm"
@@ -263,7 +454,11 @@ export function DataTable<Row, F extends ListFilter = ListFilter>({
         fetching={query.isFetching}
         customLoader={<Loader role="status" aria-label={TABLE_LABELS.loading} />}
         loadingText={TABLE_LABELS.loading}
-        noRecordsText={TABLE_LABELS.empty}
+        emptyState={
+          <Text size="sm" c="dimmed">
+            {TABLE_LABELS.empty}
+          </Text>
+        }
         totalRecords={list.count}
         page={applied.page + 1}
         onPageChange={(p) => list.setPage(p - 1)}
@@ -273,8 +468,6 @@ export function DataTable<Row, F extends ListFilter = ListFilter>({
         recordsPerPageLabel={TABLE_LABELS.rowsPerPage}
         paginationText={paginationText}
         getPaginationControlProps={(control) => ({ 'aria-label': PAGINATION_CONTROL_LABELS[control] })}
-        sortStatus={sortStatus}
-        onSortStatusChange={(s) => list.setSort({ name: s.sortKey ?? String(s.columnAccessor), direction: s.direction })}
         rowStyle={rowStyle}
         rowExpansion={rowExpansion}
       />

@@ -10,14 +10,23 @@
 //   });
 //   <DataTable list={list} columns={...} />     // components/data-table.tsx
 //
+// With `urlState: true` the search, filters, sort and page size live in the query string
+// (?recherche=ker&nom=dupont&ville=Brest&ville=Guipavas&tri=date&sens=desc&lignes=50), so a
+// reload or a shared link shows the same list; defaults are left out of it. Every key other
+// than recherche, tri, sens and lignes is a filter (a repeated key is a list), and the URL is
+// the whole truth: `initialFilter` is not used. The URL changes in place (no history entry per
+// keystroke); a navigation to the same screen with another query string (a link, the back
+// button) sets the list to it. The option must not change during the life of the screen.
+//
 // Two copies of search and filters are kept: `draft` is what the inputs show, `applied` is
 // what the server was asked for. A search or filter change waits DEBOUNCE_MS of quiet before
 // it is applied (and goes back to the first page); sort, page, page size and a filter reset
 // apply at once. The query keeps the previous page on screen while the next one loads, and a
 // caller that invalidates `queryKey` after a save reloads the list with the current filters
 // (stepping back a page if the change emptied the current one).
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { keepPreviousData, useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { useSearchParams, type SetURLSearchParams } from 'react-router';
 import { api } from '../lib/api';
 import { PAGE_SIZES, toQueryString } from '../../shared/schemas/list';
 
@@ -49,6 +58,8 @@ export interface ListQueryOptions<F extends ListFilter> {
   extraParams?: Record<string, string | number | undefined>;
   /** false: do not load (for example while a parent id is not known yet). */
   enabled?: boolean;
+  /** Keep search, filters, sort and page size in the query string (needs a router). */
+  urlState?: boolean;
 }
 
 export interface ListQuery<Row, F extends ListFilter = ListFilter> {
@@ -66,6 +77,13 @@ export interface ListQuery<Row, F extends ListFilter = ListFilter> {
   setPage: (page: number) => void;
   setRowsPerPage: (rowsPerPage: number) => void;
   setSort: (sort: ListSort) => void;
+  /** Clears the search box at once. */
+  resetSearch: () => void;
+  /** Back to the screen's first state: no search, its initial filters, its default sort. */
+  reset: () => void;
+  /** True when search, filters and sort are those of the screen's first state. */
+  isDefault: boolean;
+  defaultSort: ListSort;
 }
 
 function isBlank(v: FilterValue): boolean {
@@ -79,16 +97,103 @@ export function cleanFilter<F extends ListFilter>(filter: F): F {
   return out as F;
 }
 
+/** Query-string keys of the list state; every other key is a filter. */
+export const URL_KEYS = { search: 'recherche', sort: 'tri', direction: 'sens', rowsPerPage: 'lignes' } as const;
+const RESERVED: ReadonlySet<string> = new Set(Object.values(URL_KEYS));
+const NAME = /^[A-Za-z][A-Za-z0-9_.]{0,63}$/;
+const MAX_VALUE = 200;
+
+type UrlListState<F extends ListFilter> = Omit<AppliedListState<F>, 'page'>;
+
+/** What a query string says of a list; anything malformed falls back to the default. */
+export function readListUrl<F extends ListFilter>(params: URLSearchParams, defaults: { sort: ListSort; rowsPerPage: number }): UrlListState<F> {
+  const filter: ListFilter = {};
+  for (const key of new Set(params.keys())) {
+    if (RESERVED.has(key) || !NAME.test(key)) continue;
+    const values = params
+      .getAll(key)
+      .map((v) => v.trim())
+      .filter((v) => v !== '' && v.length <= MAX_VALUE);
+    if (values.length > 0) filter[key] = values.length === 1 ? values[0] : values;
+  }
+  const sortName = params.get(URL_KEYS.sort);
+  const direction = params.get(URL_KEYS.direction);
+  const rows = Number(params.get(URL_KEYS.rowsPerPage));
+  return {
+    search: (params.get(URL_KEYS.search) ?? '').trim().slice(0, MAX_VALUE),
+    filter: filter as F,
+    sort: {
+      name: sortName && NAME.test(sortName) ? sortName : defaults.sort.name,
+      direction: direction === 'asc' || direction === 'desc' ? direction : sortName && NAME.test(sortName) ? 'asc' : defaults.sort.direction,
+    },
+    rowsPerPage: PAGE_SIZE_OPTIONS.includes(rows) ? rows : defaults.rowsPerPage,
+  };
+}
+
+/** The query string of a list state, without what equals the defaults. */
+export function writeListUrl<F extends ListFilter>(state: UrlListState<F>, defaults: { sort: ListSort; rowsPerPage: number }): URLSearchParams {
+  const params = new URLSearchParams();
+  if (state.search) params.set(URL_KEYS.search, state.search);
+  for (const [key, value] of Object.entries(cleanFilter(state.filter))) {
+    for (const v of Array.isArray(value) ? value : [value]) params.append(key, String(v));
+  }
+  if (state.sort.name !== defaults.sort.name || state.sort.direction !== defaults.sort.direction) {
+    params.set(URL_KEYS.sort, state.sort.name);
+    params.set(URL_KEYS.direction, state.sort.direction);
+  }
+  if (state.rowsPerPage !== defaults.rowsPerPage) params.set(URL_KEYS.rowsPerPage, String(state.rowsPerPage));
+  return params;
+}
+
+const noSearchParams: [URLSearchParams | null, SetURLSearchParams | null] = [null, null];
+/** Stands in for useSearchParams when the list does not keep its state in the URL. */
+function useNoSearchParams() {
+  return noSearchParams;
+}
+
 export function useListQuery<Row, F extends ListFilter = ListFilter>(opts: ListQueryOptions<F>): ListQuery<Row, F> {
   const { url, listKey, extraParams, enabled = true } = opts;
-  const [draft, setDraft] = useState<{ search: string; filter: F }>(() => ({ search: '', filter: (opts.initialFilter ?? {}) as F }));
+  const defaultRowsPerPage = opts.defaultRowsPerPage ?? 20;
+  // Screens write their defaults inline: keep one object while the values stay the same.
+  const { name: defaultSortName, direction: defaultDirection } = opts.defaultSort;
+  const defaultSort = useMemo<ListSort>(() => ({ name: defaultSortName, direction: defaultDirection }), [defaultSortName, defaultDirection]);
+  // The option is fixed for the life of the screen, so the same hook runs on every render.
+  const useUrl = opts.urlState ? useSearchParams : useNoSearchParams;
+  const [params, setParams] = useUrl();
+  const defaults = useMemo(() => ({ sort: defaultSort, rowsPerPage: defaultRowsPerPage }), [defaultSort, defaultRowsPerPage]);
+  const [initialFilter] = useState(() => (opts.urlState ? {} : (opts.initialFilter ?? {})) as F);
+
+  const [first] = useState<UrlListState<F>>(() =>
+    params ? readListUrl<F>(params, defaults) : { search: '', filter: initialFilter, sort: defaultSort, rowsPerPage: defaultRowsPerPage },
+  );
+  const [draft, setDraft] = useState<{ search: string; filter: F }>(() => ({ search: first.search, filter: first.filter }));
   const [applied, setApplied] = useState<AppliedListState<F>>(() => ({
-    search: '',
-    filter: cleanFilter((opts.initialFilter ?? {}) as F),
+    search: first.search,
+    filter: cleanFilter(first.filter),
     page: 0,
-    rowsPerPage: opts.defaultRowsPerPage ?? 20,
-    sort: opts.defaultSort,
+    rowsPerPage: first.rowsPerPage,
+    sort: first.sort,
   }));
+
+  // URL -> state, when the query string changed under the list (a link, back or forward).
+  const written = useRef(params?.toString() ?? '');
+  const urlText = params?.toString() ?? '';
+  useEffect(() => {
+    if (!params || urlText === written.current) return;
+    written.current = urlText;
+    const next = readListUrl<F>(params, defaults);
+    setDraft({ search: next.search, filter: next.filter });
+    setApplied({ ...next, filter: cleanFilter(next.filter), page: 0 });
+  }, [params, urlText, defaults]);
+
+  // State -> URL, in place.
+  useEffect(() => {
+    if (!params || !setParams) return;
+    const next = writeListUrl(applied, defaults).toString();
+    if (next === written.current) return;
+    written.current = next;
+    setParams(new URLSearchParams(next), { replace: true, preventScrollReset: true });
+  }, [applied, defaults, params, setParams]);
 
   const draftKey = JSON.stringify([draft.search.trim(), cleanFilter(draft.filter)]);
   const appliedKey = JSON.stringify([applied.search, applied.filter]);
@@ -141,6 +246,19 @@ export function useListQuery<Row, F extends ListFilter = ListFilter>(opts: ListQ
   const setPage = useCallback((page: number) => setApplied((a) => ({ ...a, page })), []);
   const setRowsPerPage = useCallback((rowsPerPage: number) => setApplied((a) => ({ ...a, rowsPerPage, page: 0 })), []);
   const setSort = useCallback((sort: ListSort) => setApplied((a) => ({ ...a, sort, page: 0 })), []);
+  const resetSearch = useCallback(() => {
+    setDraft((d) => ({ ...d, search: '' }));
+    setApplied((a) => ({ ...a, search: '', filter: cleanFilter(draft.filter), page: 0 }));
+  }, [draft.filter]);
+  const reset = useCallback(() => {
+    setDraft({ search: '', filter: initialFilter });
+    setApplied((a) => ({ ...a, search: '', filter: cleanFilter(initialFilter), sort: defaultSort, page: 0 }));
+  }, [initialFilter, defaultSort]);
+  const isDefault =
+    applied.search === '' &&
+    JSON.stringify(applied.filter) === JSON.stringify(cleanFilter(initialFilter)) &&
+    applied.sort.name === defaultSort.name &&
+    applied.sort.direction === defaultSort.direction;
 
   return {
     records: query.data?.records ?? [],
@@ -155,5 +273,9 @@ export function useListQuery<Row, F extends ListFilter = ListFilter>(opts: ListQ
     setPage,
     setRowsPerPage,
     setSort,
+    resetSearch,
+    reset,
+    isDefault,
+    defaultSort,
   };
 }

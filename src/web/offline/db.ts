@@ -1,4 +1,4 @@
-// The app's only IndexedDB database (Dexie), kept across reloads, browser restarts and logouts.
+// The outbox's IndexedDB database (the query cache of the field screens has its own, offline/query-persist.ts) (Dexie), kept across reloads, browser restarts and logouts.
 //
 //   outbox     one row per intervention submission not yet confirmed by the server, keyed by
 //              its clientId (the UUID made on the phone). Rows leave only after the server said
@@ -6,6 +6,17 @@
 //              Version 2 (issue 9) adds `failures` (server errors counted against the entry,
 //              which drive its own backoff) and the 'error' state; nextAttemptAt is now that
 //              per-entry backoff only (a network outage holds the queue, not the entries).
+//   photos     (version 3) the photos of the queued entries, one row per photo keyed by its own
+//              clientId, beside the entry they belong to (entryId, block): what the queue and
+//              the counters read, without the image. A photo waits for its entry: when the
+//              server confirms the entry, each photo gets the id of its block's intervention
+//              and is sent on its own (photo-queue.ts). It is written in the same transaction
+//              as its entry, and leaves after the server stored it, with its entry when the
+//              user discards that entry, or when the user discards it.
+//   photoData  (version 3) the image of each photo, keyed by the same clientId, apart so that
+//              the queue walks and counts photos without loading megabytes. Kept as an
+//              ArrayBuffer with its type, not a Blob: every browser stores and gives back an
+//              ArrayBuffer alike (Blobs in IndexedDB were long broken on iOS).
 //   reference  the data the field screens need without network, keyed by name:
 //                'appInfo'                GET /api/app/info/get
 //                'typeActions'            GET /api/typeAction/get/all
@@ -57,6 +68,38 @@ export interface OutboxEntry<P = unknown> {
   fieldErrors: FieldError[];
 }
 
+/**
+ * A queued photo. state follows the entry's states; a photo whose interventionId is null waits
+ * for its entry to be confirmed and is never sent before.
+ */
+export interface OutboxPhoto {
+  /** The photo's own UUID: the server stores a photo once per clientId. */
+  clientId: string;
+  /** clientId of the outbox entry the photo belongs to. */
+  entryId: string;
+  /** Index of the entry's block (payload.values) the photo shows. */
+  block: number;
+  ownerId: number;
+  /** Type of the image (photoData), as the phone encoded it: image/jpeg or image/webp. */
+  type: string;
+  /** Bytes of the image. */
+  size: number;
+  createdAt: number;
+  /** The block's intervention, once the server confirmed the entry; null until then. */
+  interventionId: number | null;
+  state: OutboxState;
+  attempts: number;
+  failures: number;
+  nextAttemptAt: number;
+  lastError: string | null;
+}
+
+/** The image of a queued photo (same clientId). */
+export interface PhotoData {
+  clientId: string;
+  data: ArrayBuffer;
+}
+
 export interface ReferenceRow {
   key: string;
   value: unknown;
@@ -66,6 +109,8 @@ export interface ReferenceRow {
 export class CompostOfflineDb extends Dexie {
   outbox!: Table<OutboxEntry, string>;
   reference!: Table<ReferenceRow, string>;
+  photos!: Table<OutboxPhoto, string>;
+  photoData!: Table<PhotoData, string>;
 
   constructor(name = 'compost-offline') {
     super(name);
@@ -86,6 +131,13 @@ export class CompostOfflineDb extends Dexie {
             if (row.state === 'pending' || row.state === 'sending') row.nextAttemptAt = row.createdAt ?? 0;
           }),
       );
+    // The photos of the entries, beside them.
+    this.version(3).stores({
+      outbox: 'clientId, createdAt, ownerId, state',
+      reference: 'key',
+      photos: 'clientId, entryId, createdAt, ownerId, state',
+      photoData: 'clientId',
+    });
   }
 }
 

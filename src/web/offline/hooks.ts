@@ -1,10 +1,11 @@
 // React views of the outbox, live: they update when any tab changes the table (Dexie
 // liveQuery observes IndexedDB writes).
 import { useEffect, useState } from 'react';
-import type { OutboxEntry } from './db';
+import type { OutboxEntry, OutboxPhoto } from './db';
 import { referenceKeys } from './reference-cache';
-import { watchQuery } from './store';
+import { openOfflineDb, watchQuery } from './store';
 import { countEntries, type OutboxCounts } from './outbox';
+import { countPhotos } from './photo-queue';
 import type { InterventionSubmission } from '../../shared/schemas/interventions';
 
 export type InterventionOutboxEntry = OutboxEntry<InterventionSubmission>;
@@ -27,10 +28,102 @@ export function useOutboxEntries(): InterventionOutboxEntry[] | undefined {
   return useLiveEntries();
 }
 
-/** '3 en attente' / '1 en échec' counters (every account's entries: nothing is hidden). */
-export function useOutboxCounts(): OutboxCounts & { auth: boolean } {
+/** The queued photos, without their images (db.ts `photos`), oldest first; undefined while loading. */
+export function useOutboxPhotos(): OutboxPhoto[] | undefined {
+  const [photos, setPhotos] = useState<OutboxPhoto[] | undefined>(undefined);
+  useEffect(() => {
+    return watchQuery(
+      (db) => db.photos.orderBy('createdAt').toArray(),
+      (rows) => setPhotos(rows),
+      () => setPhotos([]),
+    );
+  }, []);
+  return photos;
+}
+
+/**
+ * '3 en attente' / '1 en échec' counters (every account's entries and photos: nothing is
+ * hidden); `photos` says how many of them are photos.
+ */
+export function useOutboxCounts(): OutboxCounts & { auth: boolean; photos: OutboxCounts } {
   const entries = useLiveEntries() ?? [];
-  return { ...countEntries(entries), auth: entries.some((e) => e.state === 'auth') };
+  const photos = useOutboxPhotos() ?? [];
+  const e = countEntries(entries);
+  const p = countPhotos(photos);
+  return {
+    pending: e.pending + p.pending,
+    failed: e.failed + p.failed,
+    auth: entries.some((x) => x.state === 'auth') || photos.some((x) => x.state === 'auth'),
+    photos: p,
+  };
+}
+
+/** Object URLs of queued photos' images (thumbnails of the outbox page), released when they go. */
+export function useQueuedPhotoUrls(photos: readonly Pick<OutboxPhoto, 'clientId' | 'type'>[]): Map<string, string> {
+  const key = photos.map((p) => `${p.clientId}:${p.type}`).join(',');
+  const [urls, setUrls] = useState(new Map<string, string>());
+  useEffect(() => {
+    let cancelled = false;
+    const made = new Map<string, string>();
+    const wanted = key === '' ? [] : key.split(',').map((k) => k.split(':') as [string, string]);
+    void (async () => {
+      try {
+        const db = await openOfflineDb();
+        for (const [clientId, type] of wanted) {
+          const row = await db.photoData.get(clientId);
+          if (cancelled) return;
+          if (row) made.set(clientId, URL.createObjectURL(new Blob([row.data], { type })));
+        }
+        if (!cancelled) setUrls(new Map(made));
+      } catch {
+        /* IndexedDB unavailable: no thumbnails, the list still says what waits */
+      }
+    })();
+    return () => {
+      cancelled = true;
+      for (const url of made.values()) URL.revokeObjectURL(url);
+    };
+  }, [key]);
+  return urls;
+}
+
+/** A queued photo with its image, as the site sheet reopens it to correct its entry. */
+export interface StoredPhoto {
+  clientId: string;
+  block: number;
+  type: string;
+  data: ArrayBuffer;
+}
+
+/** The photos of one entry with their images (correcting a refused entry); undefined while loading. */
+export function useEntryPhotos(entryId: string | null): StoredPhoto[] | undefined {
+  const [photos, setPhotos] = useState<StoredPhoto[] | undefined>(entryId ? undefined : []);
+  useEffect(() => {
+    if (!entryId) {
+      setPhotos([]);
+      return;
+    }
+    let cancelled = false;
+    void (async () => {
+      try {
+        const db = await openOfflineDb();
+        const rows = await db.photos.where('entryId').equals(entryId).toArray();
+        rows.sort((a, b) => a.block - b.block || a.createdAt - b.createdAt);
+        const out: StoredPhoto[] = [];
+        for (const r of rows) {
+          const data = (await db.photoData.get(r.clientId))?.data;
+          if (data) out.push({ clientId: r.clientId, block: r.block, type: r.type, data });
+        }
+        if (!cancelled) setPhotos(out);
+      } catch {
+        if (!cancelled) setPhotos([]);
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [entryId]);
+  return photos;
 }
 
 /** One entry, for the correction of a refused submission; null once it is gone. */

@@ -3,6 +3,7 @@
 // login; a 401 keeps the queue and tells the page to ask for a login; an entry the server fails
 // on waits on its own. One runner per page, as in the app: it is
 // started once for the whole file, each test queues its own entries.
+import { Blob as NodeBlob } from 'node:buffer';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { waitFor } from '@testing-library/react';
 import { loggedAs, mockApi, reply, type MockHandler } from '../app/test-utils';
@@ -10,7 +11,8 @@ import { useSessionStore } from '../app/session-store';
 import type { OutboxEntry } from './db';
 import { SESSION_EXPIRED_MESSAGE } from './outbox';
 import { useConnectivityStore } from './connectivity';
-import { appOutbox, drainNow, onAuthRequired, startOutboxRunner } from './outbox-runner';
+import { appOutbox, drainNow, onAuthRequired, onEntrySent, startOutboxRunner, submitIntervention } from './outbox-runner';
+import type { InterventionSubmission } from '../../shared/schemas/interventions';
 import { openOfflineDb } from './store';
 
 const OWNER = 7;
@@ -62,7 +64,8 @@ beforeAll(async () => {
 
 beforeEach(async () => {
   logIn();
-  await (await openOfflineDb()).outbox.clear();
+  const db = await openOfflineDb();
+  await Promise.all([db.outbox.clear(), db.photos.clear(), db.photoData.clear()]);
 });
 
 afterEach(() => {
@@ -192,6 +195,109 @@ describe('outbox runner', () => {
       logIn();
       await waitFor(async () => expect(await rows()).toEqual([]), { timeout: 5_000 });
       expect(postedIds(afterLogin)).toEqual([first, second]);
+    } finally {
+      stop();
+    }
+  });
+});
+
+describe('photos through the runner', () => {
+  const META = { ownerId: OWNER, ownerName: 'jean@exemple.fr', siteLabel: 'QUA005 - Rue de Siam' };
+  const photoRows = async () => (await openOfflineDb()).photos.toArray();
+
+  function submission(): InterventionSubmission {
+    const clientId = `0b7c2a3e-3333-4222-8333-${String(++sequence).padStart(12, '0')}`;
+    return {
+      clientId,
+      site: 5,
+      date: '2026-03-02T09:30:00.000Z',
+      values: [
+        { composteur: 51, action: 18, valeur: 'Charnière cassée', bacDestination: null, observations: null, demandeIntervention: null },
+        { composteur: 52, action: 1, valeur: null, bacDestination: null, observations: null, demandeIntervention: null },
+      ],
+    };
+  }
+
+  /** An image of `bytes` letters (mark 1: a, 2: b...), so that an upload's body shows which it carries. */
+  const image = (mark: number, bytes = 2048) => {
+    const data = new Uint8Array(bytes);
+    data.fill(0x60 + mark);
+    return data.buffer;
+  };
+
+  function storage(quota: number, usage: number) {
+    Object.defineProperty(navigator, 'storage', { configurable: true, value: { persisted: async () => true, persist, estimate: async () => ({ quota, usage }) } });
+  }
+
+  /** The multipart fields a photo upload carried, read back from its body. */
+  const clientIdOf = (body: unknown) => /name="clientId"\r\n\r\n([0-9a-f-]{36})/.exec(String(body))?.[1];
+
+  afterEach(() => {
+    Object.defineProperty(navigator, 'storage', { configurable: true, value: { persisted: async () => false, persist } });
+  });
+
+  it('stores the photos with the entry, sends the entry, then each photo to its block’s intervention under its own id', async () => {
+    storage(10_000_000_000, 0);
+    // The test's fetch is Node's: its body must be built with Node's FormData and Blob (a
+    // browser has one kind of each; jsdom adds its own, which Node's fetch cannot read).
+    vi.stubGlobal('Blob', NodeBlob);
+    vi.stubGlobal('FormData', (await new Response(new URLSearchParams('a=b')).formData()).constructor);
+    const calls = mockApi({
+      'GET /api/logged': loggedAs(['ROLE_USER'], { id: OWNER }),
+      'POST /api/admin/intervention/add': reply(200, { status: 'success', message: 'Intervention(s) ajouté(s)', interventions: [31, 32], demandes: [] }),
+      'POST /api/admin/intervention/31/photo': reply(200, { status: 'success', message: 'Photo enregistrée', photo: { id: 1, idIntervention: 31 } }),
+      'POST /api/admin/intervention/32/photo': reply(200, { status: 'success', message: 'Photo enregistrée', photo: { id: 2, idIntervention: 32 } }),
+    });
+    const payload = submission();
+    const photos = [
+      { clientId: '9d1f0000-0000-4000-8000-000000000001', block: 0, type: 'image/webp', data: image(1) },
+      { clientId: '9d1f0000-0000-4000-8000-000000000002', block: 0, type: 'image/webp', data: image(2) },
+      { clientId: '9d1f0000-0000-4000-8000-000000000003', block: 1, type: 'image/jpeg', data: image(3) },
+    ];
+    const outcome = await submitIntervention(payload, META, { photos });
+    expect(outcome).toEqual({ kind: 'sent' });
+    // The sheet does not wait for the photos: they follow in the background.
+    await waitFor(async () => expect(await photoRows()).toEqual([]), { timeout: 5_000 });
+    expect(calls.calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([
+      '/api/admin/intervention/add',
+      '/api/admin/intervention/31/photo',
+      '/api/admin/intervention/31/photo',
+      '/api/admin/intervention/32/photo',
+    ]);
+    const uploads = calls.calls.filter((c) => c.path.endsWith('/photo'));
+    expect(uploads.map((c) => clientIdOf(c.body))).toEqual(photos.map((p) => p.clientId));
+    expect(uploads.map((c) => /filename="(photo\.\w+)"\r\nContent-Type: (image\/\w+)\r\n\r\n([a-z])\3{2047}\r\n/.exec(String(c.body))?.slice(1))).toEqual([
+      ['photo.webp', 'image/webp', 'a'],
+      ['photo.webp', 'image/webp', 'b'],
+      ['photo.jpg', 'image/jpeg', 'c'],
+    ]);
+    expect(await (await openOfflineDb()).photoData.count()).toBe(0);
+  });
+
+  it('keeps the entry without its photos, and says so, when the phone is short of space', async () => {
+    // 4 MB free, for 3 MB of photos: less than the reserve kept for the entries.
+    storage(100_000_000, 96_000_000);
+    vi.spyOn(window.navigator, 'onLine', 'get').mockReturnValue(false);
+    mockApi({ 'GET /api/logged': loggedAs(['ROLE_USER'], { id: OWNER }) });
+    const payload = submission();
+    const outcome = await submitIntervention(payload, META, { photos: [{ clientId: '9d1f0000-0000-4000-8000-000000000009', block: 0, type: 'image/jpeg', data: image(9, 3_000_000) }] });
+    expect(outcome).toEqual({ kind: 'queued', photosDropped: true });
+    expect((await rows()).map((r) => r.clientId)).toEqual([payload.clientId]);
+    expect(await photoRows()).toEqual([]);
+  });
+
+  it('tells its listeners about the entries sent from the queue, not about the one the site sheet waits for', async () => {
+    storage(10_000_000_000, 0);
+    api(ADDED);
+    const heard: string[] = [];
+    const stop = onEntrySent((entry) => heard.push(entry.clientId));
+    try {
+      const queued = await queue();
+      await drainNow('online');
+      expect(heard).toEqual([queued]);
+      const payload = submission();
+      expect(await submitIntervention(payload, META)).toEqual({ kind: 'sent' });
+      expect(heard).toEqual([queued]);
     } finally {
       stop();
     }

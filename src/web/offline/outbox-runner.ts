@@ -1,19 +1,28 @@
-// Drives the app's outbox (outbox.ts) from the page: sends on app start, when the network comes
-// back, when the app becomes visible, on a backoff timer, from the 'Envoyer maintenant' button
-// and from an entry's 'Renvoyer'; and submits new entries for the site sheet. Sends use quietApi: a 401 must park the
-// queue and ask for a new login, not throw the user out mid-entry.
+// Drives the app's outbox (outbox.ts) and the photos of its entries (photo-queue.ts) from the
+// page: sends on app start, when the network comes back, when the app becomes visible, on a
+// backoff timer, from the 'Envoyer maintenant' button and from 'Renvoyer'; and submits new
+// entries, with their photos, for the site sheet. Every due entry goes before any photo, so a
+// photo never holds an entry. Sends never use the app's api client's 401 handling: a 401 must
+// park the queue and ask for a new login, not throw the user out mid-entry.
 import { quietApi } from '../lib/api';
 import { useSessionStore } from '../app/session-store';
 import type { InterventionSubmission } from '../../shared/schemas/interventions';
 import type { FieldError } from '../../shared/errors';
+import type { OutboxEntry, OutboxPhoto } from './db';
 import { openOfflineDb } from './store';
 import { reportReachable, watchConnectivity } from './connectivity';
 import { Outbox, type AddMeta, type DrainReport } from './outbox';
+import { PhotoQueue, type NewPhoto, type PhotoDrainReport } from './photo-queue';
 import { refreshReferenceCache } from './reference-cache';
-import { httpSender, type PostJson } from './sender';
+import { httpSender, interpretResponse, type PostJson } from './sender';
 
 export const ADD_PATH = 'admin/intervention/add';
+export const photoPath = (interventionId: number) => `/api/admin/intervention/${interventionId}/photo`;
 const SEND_TIMEOUT_MS = 20_000;
+/** A photo of a few hundred KB on a weak mobile link. */
+const PHOTO_TIMEOUT_MS = 60_000;
+/** Space kept free for the entries and the phone's copy of the sites when photos are stored. */
+export const STORAGE_RESERVE_BYTES = 10 * 1024 * 1024;
 /** How long the site sheet waits for its own entry before saying it is kept on the phone. */
 const SUBMIT_WAIT_MS = 25_000;
 
@@ -29,6 +38,34 @@ const post: PostJson = async (body) => {
   }
 };
 
+/**
+ * One photo in its own multipart request. fetch rather than the app's api client, which sends
+ * JSON only and logs out on a 401.
+ */
+async function postPhoto(photo: OutboxPhoto, data: ArrayBuffer): Promise<Response> {
+  const form = new FormData();
+  form.append('clientId', photo.clientId);
+  form.append('photo', new Blob([data], { type: photo.type }), photo.type === 'image/webp' ? 'photo.webp' : 'photo.jpg');
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('Request timed out', 'TimeoutError')), PHOTO_TIMEOUT_MS);
+  try {
+    const response = await fetch(photoPath(photo.interventionId!), {
+      method: 'POST',
+      body: form,
+      credentials: 'same-origin',
+      headers: { accept: 'application/json' },
+      signal: controller.signal,
+    });
+    reportReachable(response.status < 502 || response.status > 504);
+    return response;
+  } catch (error) {
+    reportReachable(false);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Two tabs never send the same queue at once (the server would cope, the counters would not). */
 function acrossTabs<T>(fn: () => Promise<T>): Promise<T> {
   const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
@@ -37,16 +74,63 @@ function acrossTabs<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 let outbox: Promise<Outbox<InterventionSubmission>> | null = null;
+let photoQueue: Promise<PhotoQueue> | null = null;
+
+export function appPhotoQueue(): Promise<PhotoQueue> {
+  photoQueue ??= openOfflineDb().then(
+    (db) =>
+      new PhotoQueue({
+        photos: db.photos,
+        data: db.photoData,
+        entries: db.outbox,
+        send: async (photo, data) => interpretResponse(await postPhoto(photo, data)),
+        lock: acrossTabs,
+      }),
+  );
+  return photoQueue;
+}
 
 export function appOutbox(): Promise<Outbox<InterventionSubmission>> {
-  outbox ??= openOfflineDb().then((db) => new Outbox<InterventionSubmission>({ table: db.outbox, send: httpSender(post), lock: acrossTabs }));
+  outbox ??= Promise.all([openOfflineDb(), appPhotoQueue()]).then(
+    ([db, photos]) =>
+      new Outbox<InterventionSubmission>({
+        table: db.outbox,
+        send: httpSender(post),
+        lock: acrossTabs,
+        onSent: async (entry, body) => {
+          // Before the entry leaves: its photos must know their interventions.
+          await photos.link(entry.clientId, body);
+          for (const listener of sentListeners) listener(entry);
+        },
+      }),
+  );
   return outbox;
 }
 
 export type DrainReason = 'start' | 'online' | 'visible' | 'timer' | 'button' | 'resend' | 'login' | 'submit';
 
+/** What a drain did to the entries, and to the photos when the entries let it go on to them. */
+export type RunnerReport = DrainReport & { photos: PhotoDrainReport | null };
+
 let timer: ReturnType<typeof setTimeout> | null = null;
 const authListeners = new Set<() => void>();
+const sentListeners = new Set<(entry: OutboxEntry<InterventionSubmission>) => void>();
+/** Entries the site sheet is waiting for: it tells the user itself. */
+const awaited = new Set<string>();
+
+/**
+ * Called for each entry the server confirmed that no screen is waiting for (sent from the
+ * queue: after a reconnection, by the timer, from the outbox page...).
+ */
+export function onEntrySent(listener: (entry: OutboxEntry<InterventionSubmission>) => void): () => void {
+  const wrapped = (entry: OutboxEntry<InterventionSubmission>) => {
+    if (!awaited.has(entry.clientId)) listener(entry);
+  };
+  sentListeners.add(wrapped);
+  return () => {
+    sentListeners.delete(wrapped);
+  };
+}
 
 /** Called when a send met a 401 (the indicator shows the login request). */
 export function onAuthRequired(listener: () => void): () => void {
@@ -64,13 +148,14 @@ function currentOwner(): number | null {
 async function schedule(ownerId: number) {
   if (timer) clearTimeout(timer);
   timer = null;
-  const due = await (await appOutbox()).nextDueAt(ownerId);
-  if (due === null) return;
+  const dues = (await Promise.all([(await appOutbox()).nextDueAt(ownerId), (await appPhotoQueue()).nextDueAt(ownerId)])).filter((d): d is number => d !== null);
+  if (dues.length === 0) return;
+  const due = Math.min(...dues);
   timer = setTimeout(() => void drainNow('timer'), Math.max(1_000, due - Date.now()));
 }
 
 /** Sends what is due for the logged-in account; resolves with what happened (null: nobody to send for). */
-export async function drainNow(reason: DrainReason): Promise<DrainReport | null> {
+export async function drainNow(reason: DrainReason): Promise<RunnerReport | null> {
   const ownerId = currentOwner();
   if (ownerId === null) return null;
   // No attempt is made while the browser knows it has no network; the 'online' event will
@@ -79,7 +164,7 @@ export async function drainNow(reason: DrainReason): Promise<DrainReport | null>
     await schedule(ownerId);
     return null;
   }
-  const report = await (await appOutbox()).drain({
+  const options = {
     ownerId,
     // Every trigger but the timer may mean the network is back: the wait after an outage ends.
     force: reason !== 'timer',
@@ -87,10 +172,26 @@ export async function drainNow(reason: DrainReason): Promise<DrainReport | null>
     // everything now ('Renvoyer' makes its own entry due by itself).
     ignoreBackoff: reason === 'button',
     includeAuth: reason === 'start' || reason === 'button' || reason === 'resend' || reason === 'login',
-  });
+  };
+  const entries = await (await appOutbox()).drain(options);
+  if (entries.sent.length > 0) reportReachable(true);
+  if (entries.authRequired) for (const listener of authListeners) listener();
+  let photos: PhotoDrainReport | null = null;
+  // The photos after every entry that could go; not when the network or the session is gone.
+  if (!entries.retryLater && !entries.authRequired) {
+    const sending = drainPhotos(options);
+    // The site sheet waits for its entry, not for the photos: they go on in the background.
+    if (reason === 'submit') void sending.then(() => schedule(ownerId)).catch(() => undefined);
+    else photos = await sending;
+  }
+  await schedule(ownerId);
+  return { ...entries, photos };
+}
+
+async function drainPhotos(options: Parameters<PhotoQueue['drain']>[0]): Promise<PhotoDrainReport> {
+  const report = await (await appPhotoQueue()).drain(options);
   if (report.sent.length > 0) reportReachable(true);
   if (report.authRequired) for (const listener of authListeners) listener();
-  await schedule(ownerId);
   return report;
 }
 
@@ -110,6 +211,7 @@ export function startOutboxRunner() {
   };
   void appOutbox()
     .then((box) => box.recover())
+    .then(async () => (await appPhotoQueue()).recover())
     .then(() => drainNow('start'))
     .catch(() => undefined);
   refresh();
@@ -137,40 +239,112 @@ export function startOutboxRunner() {
   });
 }
 
-export type SubmitOutcome =
+export type SubmitOutcome = (
   | { kind: 'sent' }
   | { kind: 'queued' }
   | { kind: 'invalid'; errors: FieldError[]; message: string }
   | { kind: 'rejected'; message: string }
-  | { kind: 'auth' };
+  | { kind: 'auth' }
+) & {
+  /** The entry was kept without its photos: the phone had no room for them. */
+  photosDropped?: boolean;
+};
+
+/** Whether the phone has room for `bytes` more, with a reserve; true when the browser cannot tell. */
+export async function hasRoomFor(bytes: number): Promise<boolean> {
+  if (bytes === 0) return true;
+  try {
+    const estimate = await navigator.storage?.estimate?.();
+    if (!estimate || typeof estimate.quota !== 'number' || typeof estimate.usage !== 'number') return true;
+    return estimate.quota - estimate.usage >= bytes + STORAGE_RESERVE_BYTES;
+  } catch {
+    return true;
+  }
+}
+
+const isQuotaError = (e: unknown) => {
+  const names = [(e as { name?: unknown } | null)?.name, (e as { inner?: { name?: unknown } } | null)?.inner?.name];
+  return names.includes('QuotaExceededError');
+};
 
 /**
- * Writes the submission to the outbox (a new entry, or the correction of a refused one), then,
- * when the network seems there, waits a little for it to be sent so the user learns at once
- * whether it reached the server.
+ * Writes the entry and its photos to the phone in one transaction, or only the entry when the
+ * phone is short of space (checked first, and again if the write is refused for lack of it):
+ * the entry is never lost for its photos. Returns whether the photos were dropped.
  */
-export async function submitIntervention(payload: InterventionSubmission, meta: AddMeta, options: { correcting?: boolean } = {}): Promise<SubmitOutcome> {
-  const box = await appOutbox();
-  if (options.correcting) await box.correct(payload.clientId, payload);
-  else await box.add(payload, meta);
+async function store(payload: InterventionSubmission, meta: AddMeta, photos: readonly NewPhoto[], correcting: boolean): Promise<boolean> {
+  const [db, box, queue] = await Promise.all([openOfflineDb(), appOutbox(), appPhotoQueue()]);
+  const bytes = photos.reduce((n, p) => n + p.data.byteLength, 0);
+  let keepPhotos = photos.length > 0 && (await hasRoomFor(bytes));
+  if (correcting) {
+    // The entry was refused: none of its photos were sent. They are replaced before the entry
+    // becomes due again, so the entry cannot leave with the old ones.
+    try {
+      await queue.replaceForEntry(payload.clientId, meta.ownerId, keepPhotos ? photos : []);
+    } catch (e) {
+      if (!isQuotaError(e)) throw e;
+      keepPhotos = false;
+      await queue.replaceForEntry(payload.clientId, meta.ownerId, []);
+    }
+    await box.correct(payload.clientId, payload);
+    return photos.length > 0 && !keepPhotos;
+  }
+  if (keepPhotos) {
+    try {
+      await db.transaction('rw', db.outbox, db.photos, db.photoData, async () => {
+        await box.add(payload, meta);
+        await queue.put(payload.clientId, meta.ownerId, photos);
+      });
+      return false;
+    } catch (e) {
+      if (!isQuotaError(e)) throw e;
+    }
+  }
+  await box.add(payload, meta);
+  return photos.length > 0;
+}
 
-  if (typeof navigator !== 'undefined' && !navigator.onLine) {
-    await schedule(meta.ownerId);
+/**
+ * Writes the submission to the outbox (a new entry, or the correction of a refused one) with
+ * its photos, then, when the network seems there, waits a little for it to be sent so the user
+ * learns at once whether it reached the server. The photos follow on their own.
+ */
+export async function submitIntervention(
+  payload: InterventionSubmission,
+  meta: AddMeta,
+  options: { correcting?: boolean; photos?: readonly NewPhoto[] } = {},
+): Promise<SubmitOutcome> {
+  const box = await appOutbox();
+  const photosDropped = await store(payload, meta, options.photos ?? [], options.correcting ?? false);
+  const outcome = async (): Promise<SubmitOutcome> => {
+    if (typeof navigator !== 'undefined' && !navigator.onLine) {
+      await schedule(meta.ownerId);
+      return { kind: 'queued' };
+    }
+    awaited.add(payload.clientId);
+    try {
+      await Promise.race([drainNow('submit'), new Promise((resolve) => setTimeout(resolve, SUBMIT_WAIT_MS))]);
+    } catch {
+      // The entry is safely in the outbox; the runner will try again.
+      return { kind: 'queued' };
+    } finally {
+      awaited.delete(payload.clientId);
+    }
+    const entry = await box.get(payload.clientId);
+    if (!entry) return { kind: 'sent' };
+    if (entry.state === 'failed') {
+      return entry.fieldErrors.length > 0
+        ? { kind: 'invalid', errors: entry.fieldErrors, message: entry.lastError ?? '' }
+        : { kind: 'rejected', message: entry.lastError ?? '' };
+    }
+    if (entry.state === 'auth') return { kind: 'auth' };
     return { kind: 'queued' };
-  }
-  try {
-    await Promise.race([drainNow('submit'), new Promise((resolve) => setTimeout(resolve, SUBMIT_WAIT_MS))]);
-  } catch {
-    // The entry is safely in the outbox; the runner will try again.
-    return { kind: 'queued' };
-  }
-  const entry = await box.get(payload.clientId);
-  if (!entry) return { kind: 'sent' };
-  if (entry.state === 'failed') {
-    return entry.fieldErrors.length > 0
-      ? { kind: 'invalid', errors: entry.fieldErrors, message: entry.lastError ?? '' }
-      : { kind: 'rejected', message: entry.lastError ?? '' };
-  }
-  if (entry.state === 'auth') return { kind: 'auth' };
-  return { kind: 'queued' };
+  };
+  return { ...(await outcome()), ...(photosDropped ? { photosDropped } : {}) };
+}
+
+/** Deletes an entry and its photos; only ever called after the user confirmed. */
+export async function discardEntry(clientId: string): Promise<void> {
+  await (await appOutbox()).discard(clientId);
+  await (await appPhotoQueue()).discardForEntry(clientId);
 }

@@ -513,8 +513,37 @@ describe('outbox', () => {
   });
 });
 
+describe('after the server confirmed an entry', () => {
+  it("hands the server's answer to onSent before the entry leaves, and keeps the entry when that fails", async () => {
+    const seen: [string, unknown, boolean][] = [];
+    let broken = true;
+    const outbox = new Outbox<Payload>({
+      table: db.outbox,
+      now: () => clock,
+      send: async (p) => ({ kind: 'sent', body: { status: 'success', interventions: [100 + p.n] } }),
+      onSent: async (entry, body) => {
+        // Still on the phone while its answer is recorded.
+        seen.push([entry.clientId, body, (await db.outbox.get(entry.clientId)) !== undefined]);
+        if (broken && entry.payload.n === 1) throw new Error('IndexedDB refused the write');
+      },
+    });
+    const [first, second] = await addMany(outbox, 2);
+    const report = await outbox.drain({ ownerId: OWNER.ownerId });
+    expect(seen).toEqual([
+      [first, { status: 'success', interventions: [101] }, true],
+      [second, { status: 'success', interventions: [102] }, true],
+    ]);
+    // The first one's answer could not be recorded: it stays, due, and goes again (the server answers a resend with the same ids).
+    expect(report.sent).toEqual([second]);
+    expect(await outbox.entries()).toMatchObject([{ clientId: first, state: 'pending', failures: 0 }]);
+    broken = false;
+    expect((await outbox.drain({ ownerId: OWNER.ownerId })).sent).toEqual([first]);
+    expect(await outbox.entries()).toEqual([]);
+  });
+});
+
 describe('database upgrade', () => {
-  it('brings the outbox of version 1 to version 2: nothing lost, every waiting entry due, no server error counted', async () => {
+  it('brings the outbox of version 1 to the current version: nothing lost, every waiting entry due, no server error counted, an empty photo table', async () => {
     const name = `outbox-upgrade-${++dbCount}`;
     const v1 = new Dexie(name);
     v1.version(1).stores({ outbox: 'clientId, createdAt, ownerId, state', reference: 'key' });
@@ -531,7 +560,7 @@ describe('database upgrade', () => {
     const upgraded = new CompostOfflineDb(name);
     try {
       await upgraded.open();
-      expect(upgraded.verno).toBe(2);
+      expect(upgraded.verno).toBe(3);
       const rows: OutboxEntry[] = await upgraded.outbox.orderBy('createdAt').toArray();
       expect(rows.map((r) => [r.clientId, r.state, r.attempts, r.failures, r.nextAttemptAt, r.lastError])).toEqual([
         ['a', 'pending', 4, 0, t, 'Pas de réseau : nouvel essai automatique'],
@@ -539,6 +568,8 @@ describe('database upgrade', () => {
         ['c', 'auth', 1, 0, t + 2, SESSION_EXPIRED_MESSAGE],
       ]);
       expect(await upgraded.reference.get('appInfo')).toMatchObject({ value: { appName: 'Compost' } });
+      expect(await upgraded.photos.count()).toBe(0);
+      expect(await upgraded.photoData.count()).toBe(0);
     } finally {
       upgraded.close();
       await upgraded.delete();
@@ -547,8 +578,9 @@ describe('database upgrade', () => {
 });
 
 describe('server answers', () => {
-  it('treats only a success body as delivered', async () => {
-    expect(await interpretResponse(json(200, { status: 'success', message: 'Intervention(s) ajouté(s)', interventions: [1], demandes: [] }))).toEqual({ kind: 'sent' });
+  it('treats only a success body as delivered, and keeps that body (the ids the server gave)', async () => {
+    const added = { status: 'success', message: 'Intervention(s) ajouté(s)', interventions: [1], demandes: [] };
+    expect(await interpretResponse(json(200, added))).toEqual({ kind: 'sent', body: added });
     expect((await interpretResponse(new Response('<html>portail wifi</html>', { status: 200 }))).kind).toBe('retry');
   });
 

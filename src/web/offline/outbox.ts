@@ -32,7 +32,8 @@ const UNANSWERED_LIMIT = 3;
 
 /** What one send attempt came to, from the outbox's point of view. */
 export type SendResult =
-  | { kind: 'sent' }
+  /** 2xx with the API's answer, kept in `body` (the ids the server gave). */
+  | { kind: 'sent'; body?: unknown }
   /** 400: the payload is wrong; the user must correct it. */
   | { kind: 'invalid'; errors: FieldError[]; message: string }
   /** Any other refusal that a retry will not fix (403, 404, 409...). */
@@ -115,6 +116,12 @@ export interface OutboxOptions<P> {
   random?: () => number;
   /** Runs the drain exclusively (e.g. navigator.locks across tabs); in-process exclusion is always on. */
   lock?: <T>(fn: () => Promise<T>) => Promise<T>;
+  /**
+   * Called with the server's answer once an entry is confirmed, before it leaves the table (its
+   * photos learn their interventions' ids). If it throws, the entry stays and is sent again:
+   * the server answers a resend with the same ids.
+   */
+  onSent?: (entry: OutboxEntry<P>, body: unknown) => Promise<void>;
 }
 
 export interface DrainOptions {
@@ -162,6 +169,7 @@ export class Outbox<P extends { clientId: string }> {
   private readonly maxFailures: number;
   private readonly random: () => number;
   private readonly lock: <T>(fn: () => Promise<T>) => Promise<T>;
+  private readonly onSent?: (entry: OutboxEntry<P>, body: unknown) => Promise<void>;
   private running: Promise<unknown> = Promise.resolve();
   /**
    * The wait after drains that met an outage: a property of this page's connection, not of the
@@ -178,6 +186,7 @@ export class Outbox<P extends { clientId: string }> {
     this.maxFailures = options.maxFailures ?? MAX_FAILURES;
     this.random = options.random ?? Math.random;
     this.lock = options.lock ?? ((fn) => fn());
+    this.onSent = options.onSent;
   }
 
   /** Queues a new submission; it is due at once. */
@@ -309,6 +318,15 @@ export class Outbox<P extends { clientId: string }> {
       this.holdUntil = 0;
       switch (result.kind) {
         case 'sent':
+          if (this.onSent) {
+            try {
+              await this.onSent(next, result.body);
+            } catch {
+              // The phone could not record what the answer said: keep the entry, resend it later.
+              await this.table.update(next.clientId, { state: 'pending' });
+              break;
+            }
+          }
           await this.table.delete(next.clientId);
           report.sent.push(next.clientId);
           break;

@@ -1,6 +1,6 @@
-// Turns the answer of POST /api/admin/intervention/add into an outbox decision. The HTTP call
-// itself is injected: the app passes quietApi (a 401 must not log out and lose the context),
-// the benchmark passes fetch with a cookie.
+// Turns the answer of POST /api/admin/intervention/add, or of a photo's upload, into an outbox
+// decision. The HTTP call itself is injected: the app passes quietApi or fetch (a 401 must not
+// log out and lose the context), the benchmark passes fetch with a cookie.
 import type { FieldError } from '../../shared/errors';
 import { SERVER_ERROR_MESSAGE, type SendResult, type Sender } from './outbox';
 
@@ -23,7 +23,7 @@ export async function interpretResponse(response: Response): Promise<SendResult>
   if (status >= 200 && status < 300) {
     const body = (await readBody(response)) as { status?: unknown };
     // A 200 that is not the API's answer (a captive portal page, a proxy) proves nothing.
-    if (body.status === 'success') return { kind: 'sent' };
+    if (body.status === 'success') return { kind: 'sent', body };
     return { kind: 'retry', message: SERVER_ERROR_MESSAGE };
   }
   if (status === 401) return { kind: 'auth' };

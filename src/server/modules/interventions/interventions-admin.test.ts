@@ -160,13 +160,34 @@ describe.each(TEST_DRIVERS)('interventions administration API (%s)', (driver) =>
       expect((await get(admin.cookie, `${LIST}?filter[site]=0x10`)).statusCode).toBe(400);
     });
 
-    it('keeps the public per-site list shape, ordered and filtered the same way', async () => {
+    it('answers the public per-site list, ordered and filtered the same way', async () => {
       const res = await get(undefined, `/api/intervention/get/list/by/site/${epinette.id}?filter[date]=12%2F0&sort[name]=date&sort[direction]=desc`);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({
         count: 1,
         interventions: [
-          { id: r.r5, date: '2025-07-12T12:31:00.000Z', idAction: 1, typeAction: 'Retournement', typeBac: 'Maturation', idTypeBac: 3, numeroBac: 3, valeur: '', observations: null },
+          {
+            id: r.r5,
+            date: '2025-07-12T12:31:00.000Z',
+            idAction: 1,
+            typeAction: 'Retournement',
+            actionValeur: false,
+            typeBac: 'Maturation',
+            idTypeBac: 3,
+            numeroBac: 3,
+            idSiteComposteur: epinette.maturation,
+            idBacDestination: null,
+            idSite: epinette.id,
+            site: 'Épinette',
+            siteNom: 'Épinette',
+            valeur: '',
+            observations: null,
+            referent: null,
+            modificationAgent: null,
+            idStatut: null,
+            demandeIntervention: null,
+            interventionRealisee: null,
+          },
         ],
       });
       const byNumero = await get(undefined, `/api/intervention/get/list/by/site/${epinette.id}?sort[name]=numeroBac&sort[direction]=asc&filter[typeBac]=1`);
@@ -174,7 +195,7 @@ describe.each(TEST_DRIVERS)('interventions administration API (%s)', (driver) =>
     });
 
     it.each(['date', 'site', 'intervenant', 'action', 'typeBac', 'numeroBac'] as const)(
-      'exports in keyset batches the same rows in the same order as the table (sort %s)',
+      'walks the table in keyset batches in the order of its pages (sort %s)',
       async (name) => {
         for (const direction of ['asc', 'desc'] as const) {
           const table = await list(`sort[name]=${name}&sort[direction]=${direction}`);

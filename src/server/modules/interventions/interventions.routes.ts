@@ -1,51 +1,34 @@
 // Routes of the interventions domain (spec.md section 7): the site sheet's site info, the
 // idempotent add, the public per-site table, and the administration: lists, one
-// intervention, correction, deletion and export.
+// intervention, correction, deletion and export. The tables (lists, search, export) are
+// interventions-tables.service.ts; the add, correction and deletion their own services.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps.js';
 import { errorBodySchema } from '../../../shared/errors.js';
 import { idParamsSchema } from '../../../shared/schemas/common.js';
-import { formatParisDateTime } from '../../../shared/dates.js';
-import {
-  interventionAddResponseSchema,
-  interventionSubmissionSchema,
-  siteInfosSchema,
-  siteInterventionListQuerySchema,
-  siteInterventionListSchema,
-} from '../../../shared/schemas/interventions.js';
+import { interventionAddResponseSchema, interventionSubmissionSchema, siteInfosSchema, siteInterventionListQuerySchema } from '../../../shared/schemas/interventions.js';
 import {
   interventionAdminListQuerySchema,
-  interventionAdminListSchema,
+  interventionAdminTableSchema,
   interventionDeletedSchema,
   interventionDetailSchema,
   interventionUpdatedSchema,
   interventionUpdateSchema,
+  publicSiteInterventionListSchema,
 } from '../../../shared/schemas/interventions-admin.js';
-import { sendCsv, type CsvColumn } from '../../csv.js';
+import { sendCsvBody } from '../../csv.js';
 import { createInterventionsService } from './interventions.service.js';
-import { createInterventionsAdminService, toAdminRow } from './interventions-admin.service.js';
-import type { InterventionListRecord } from './interventions-admin.repository.js';
+import { createInterventionsAdminService } from './interventions-admin.service.js';
+import { createInterventionTablesService } from './interventions-tables.service.js';
 
 const siteIdParams = idParamsSchema;
-
-/** The export has the table's columns, in the table's order (spec.md "Interventions administration"). */
-const EXPORT_COLUMNS: CsvColumn<InterventionListRecord>[] = [
-  { header: 'Date', value: (r) => r.date, format: 'datetime' },
-  { header: 'Site', value: (r) => r.site },
-  { header: 'Intervenant', value: (r) => r.intervenant },
-  { header: 'Type Cellule', value: (r) => r.typeBac },
-  { header: 'N° Cellule', value: (r) => r.numeroBac },
-  { header: 'Action', value: (r) => r.typeAction },
-  { header: 'Valeur', value: (r) => toAdminRow(r).valeur },
-  { header: 'Observations', value: (r) => r.observations },
-  { header: 'Modifiée par', value: (r) => (r.modificationAgent ? `${r.modificationAgent} le ${formatParisDateTime(r.modifiedAt)}` : '') },
-];
 
 export default async function interventionsRoutes(fastify: FastifyInstance, deps: AppDeps) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const service = createInterventionsService(deps.db);
   const admin = createInterventionsAdminService(deps.db);
+  const tables = createInterventionTablesService(deps.db);
   // Checked before the payload: a caller without the role learns nothing about the schema.
   const canList = app.guard('intervention.list');
 
@@ -64,21 +47,22 @@ export default async function interventionsRoutes(fastify: FastifyInstance, deps
     (request) => service.add(request.user!, request.body),
   );
 
-  // Public: anyone holding a site's link (the QR label on a bin) may see what was done there.
+  // Public: anyone holding a site's link (the QR label on a bin) may see what was done there;
+  // names and free text only with a session.
   app.get(
     '/intervention/get/list/by/site/:id',
-    { schema: { params: siteIdParams, querystring: siteInterventionListQuerySchema, response: { 200: siteInterventionListSchema } } },
-    (request) => service.listBySite(request.params.id, request.query),
+    { schema: { params: siteIdParams, querystring: siteInterventionListQuerySchema, response: { 200: publicSiteInterventionListSchema } } },
+    (request) => tables.publicList(request.user, request.params.id, request.query),
   );
 
   app.get(
     '/admin/intervention/get/list/by/filters',
-    { preValidation: canList, schema: { querystring: interventionAdminListQuerySchema, response: { 200: interventionAdminListSchema } } },
-    (request) => admin.list(request.query),
+    { preValidation: canList, schema: { querystring: interventionAdminListQuerySchema, response: { 200: interventionAdminTableSchema } } },
+    (request) => tables.adminList(request.query),
   );
 
-  app.get('/admin/intervention/export', { preValidation: canList, schema: { querystring: interventionAdminListQuerySchema } }, (request, reply) =>
-    sendCsv(reply, 'export.csv', EXPORT_COLUMNS, admin.exportBatches(request.query)),
+  app.get('/admin/intervention/export', { preValidation: canList, schema: { querystring: interventionAdminListQuerySchema } }, async (request, reply) =>
+    sendCsvBody(reply, 'export.csv', await tables.exportCsv(request.query)),
   );
 
   app.get(

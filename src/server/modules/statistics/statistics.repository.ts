@@ -28,6 +28,9 @@ function actionFilter(series: StatsSeries | 'all'): RawBuilder<unknown> {
 /** Litres only: the interventions-count series adds up the litre actions, never degrees or texts. */
 const LITRES = sql`s.type_action_id IN (SELECT id FROM type_action WHERE value_kind IN ('litres', 'transfer'))`;
 
+/** Status of a site with composters (a requested site has status 2). */
+const STATUT_SITE_ACTIF = 1;
+
 const yearStart = (annee: number) => sql`make_date(${annee}::int, 1, 1)`;
 const yearEnd = (annee: number) => sql`make_date(${annee + 1}::int, 1, 1)`;
 
@@ -80,25 +83,31 @@ export function createStatisticsRepository(db: Db) {
     },
 
     /**
-     * Every site in code order, `batchSize` at a time, with its twelve monthly figures for the
-     * kind: the number of interventions for 'all', litres for the others. The figures of every
-     * site come from one query first (at most twelve per site; for a series, the summary's
-     * primary key walks that action's year once, where per-batch lists of sites read every
-     * action of those sites); the sites then follow in batches.
+     * The sites of the year in code order, `batchSize` at a time, with their twelve monthly
+     * figures for the kind: the number of interventions for 'all', litres for the others,
+     * counting only what the provider recorded when one is given. The sites of a year are those
+     * active then (status 1, installed before the year ended: implantation date, or the date the
+     * site was recorded when it has none) and those with interventions in it; a requested site
+     * (status 2) without interventions is not one of them. The figures of every site come from
+     * one query first (at most twelve per site; for a series, the summary's primary key walks
+     * that action's year once); the sites then follow in batches.
      */
-    async *exportBatches(kind: ExportKind, annee: number, batchSize = 500): AsyncGenerator<SiteExportRow[]> {
-      // The count of every action comes from the per-site-month totals (migration 012).
+    async *exportBatches(kind: ExportKind, annee: number, opts: { prestataire?: number; batchSize?: number } = {}): AsyncGenerator<SiteExportRow[]> {
+      const batchSize = opts.batchSize ?? 500;
+      const { prestataire } = opts;
+      const byProvider = prestataire === undefined ? sql`true` : sql`s.intervenant_id = ${prestataire}`;
+      // Without a provider, the count of every action comes from the per-site-month totals (migration 012).
       const figures =
-        kind === 'all'
+        kind === 'all' && prestataire === undefined
           ? await sql<{ site_id: number; m: number; v: number }>`
               SELECT s.site_id, extract(month FROM s.mois)::int AS m, s.nb::float8 AS v
                 FROM intervention_stats_site_mois s
                WHERE s.mois >= ${yearStart(annee)} AND s.mois < ${yearEnd(annee)}`.execute(db)
           : await sql<{ site_id: number; m: number; v: number }>`
-              SELECT s.site_id, extract(month FROM s.mois)::int AS m, sum(s.quantite)::float8 AS v
+              SELECT s.site_id, extract(month FROM s.mois)::int AS m, ${kind === 'all' ? sql`sum(s.nb)` : sql`sum(s.quantite)`}::float8 AS v
                 FROM intervention_stats_mois s
                WHERE s.mois >= ${yearStart(annee)} AND s.mois < ${yearEnd(annee)}
-                 AND ${actionFilter(kind)}
+                 AND ${actionFilter(kind)} AND ${byProvider}
                GROUP BY 1, 2`.execute(db);
       const bySite = new Map<number, number[]>();
       for (const f of figures.rows) {
@@ -106,15 +115,15 @@ export function createStatisticsRepository(db: Db) {
         months[f.m - 1] = f.v;
         bySite.set(f.site_id, months);
       }
+      const yearEndsAt = sql`make_timestamptz(${annee + 1}::int, 1, 1, 0, 0, 0, 'Europe/Paris')`;
       let after = '';
       for (;;) {
-        const sites = await db
-          .selectFrom('site')
-          .select(['id', 'code', 'nom', 'ville'])
-          .where('code', '>', after)
-          .orderBy('code')
-          .limit(batchSize)
-          .execute();
+        const { rows: sites } = await sql<{ id: number; code: string; nom: string | null; ville: string }>`
+          SELECT s.id, s.code, s.nom, s.ville FROM site s
+           WHERE s.code > ${after}
+             AND ((s.statut_id = ${STATUT_SITE_ACTIF} AND coalesce(s.date_implantation, s.created_at) < ${yearEndsAt})
+                  OR s.id IN (SELECT m.site_id FROM intervention_stats_site_mois m WHERE m.mois >= ${yearStart(annee)} AND m.mois < ${yearEnd(annee)}))
+           ORDER BY s.code LIMIT ${batchSize}`.execute(db);
         if (sites.length === 0) return;
         yield sites.map((s) => {
           const months = bySite.get(s.id) ?? new Array<number>(12).fill(0);

@@ -61,8 +61,8 @@ export default async function statisticsRoutes(fastify: FastifyInstance, deps: A
 
   for (const kind of EXPORT_KINDS) {
     app.get(`/admin/intervention/export/${kind}/by/site`, { preValidation: guard, schema: { querystring: exportQuerySchema } }, (request, reply) => {
-      const { annee } = request.query;
-      return sendCsv(reply, `export_${kind}_par_site_${annee}.csv`, exportColumns(kind), repo.exportBatches(kind, annee));
+      const { annee, prestataire } = request.query;
+      return sendCsv(reply, `export_${kind}_par_site_${annee}.csv`, exportColumns(kind), repo.exportBatches(kind, annee, { prestataire }));
     });
   }
 }

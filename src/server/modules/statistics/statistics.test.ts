@@ -124,8 +124,30 @@ describe.each(TEST_DRIVERS)('statistics (%s)', (driver) => {
     referentId = (await createAccount(ctx.db, { roles: ['ROLE_USER'] })).id;
     const typeSite = await ctx.db.selectFrom('type_site').select('id').where('code', '=', 'QUA').executeTakeFirstOrThrow();
     const composteur = await ctx.db.selectFrom('type_composteur').select('id').executeTakeFirstOrThrow();
-    for (const [key, code, ville] of [['A', 'QUA801', 'Brest'], ['B', 'QUA802', 'Guipavas'], ['C', 'QUA803', 'Plougastel-Daoulas']] as const) {
-      const site = await ctx.db.insertInto('site').values({ code, nom: `Site ${key}`, ville, cp: '29200', adresse: 'Rue de Siam', type_site_id: typeSite.id, statut_id: 1 }).returning('id').executeTakeFirstOrThrow();
+    // A and B were recorded in February 2026 without an implantation date; C was installed in
+    // 2024, E in March 2026; D is a requested site (status 2).
+    for (const [key, code, ville, statut, implantation] of [
+      ['A', 'QUA801', 'Brest', 1, null],
+      ['B', 'QUA802', 'Guipavas', 1, null],
+      ['C', 'QUA803', 'Plougastel-Daoulas', 1, '2024-05-01T08:00:00Z'],
+      ['D', 'QUA804', 'Brest', 2, null],
+      ['E', 'QUA805', 'Brest', 1, '2026-03-01T08:00:00Z'],
+    ] as const) {
+      const site = await ctx.db
+        .insertInto('site')
+        .values({
+          code,
+          nom: `Site ${key}`,
+          ville,
+          cp: '29200',
+          adresse: 'Rue de Siam',
+          type_site_id: typeSite.id,
+          statut_id: statut,
+          date_implantation: implantation,
+          created_at: '2026-02-01T08:00:00Z',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       const cells: Record<string, { id: number; numero: number }> = {};
       for (const [name, typeBac, numero] of [['apport', 1, 1], ['broyat', 2, 2], ['maturation', 3, 3]] as const) {
         const c = await ctx.db.insertInto('site_composteur').values({ site_id: site.id, type_composteur_id: composteur.id, type_bac_id: typeBac, numero }).returning('id').executeTakeFirstOrThrow();
@@ -250,6 +272,40 @@ describe.each(TEST_DRIVERS)('statistics (%s)', (driver) => {
     }
   });
 
+  it('lists in the yearly exports the sites active that year or with interventions in it, never a requested site without any', async () => {
+    const codes = async (annee: number) =>
+      (await get(`/api/admin/intervention/export/all/by/site?annee=${annee}`)).body
+        .slice(1)
+        .trimEnd()
+        .split('\r\n')
+        .slice(1)
+        .map((l) => l.split(';')[0]);
+    // A and B were recorded in 2026: in 2025 and 2023 they are listed for their interventions only.
+    expect(await codes(2026)).toEqual(['QUA801', 'QUA802', 'QUA803', 'QUA805']);
+    expect(await codes(2025)).toEqual(['QUA801', 'QUA802', 'QUA803']);
+    expect(await codes(2023)).toEqual(['QUA802']);
+    expect(await codes(2022)).toEqual([]);
+  });
+
+  it("counts only what the provider recorded when the screen's Prestataire is set", async () => {
+    for (const [kind, action] of [['all', null], ['distribution', 11], ['apportBroyat', 12]] as const) {
+      const res = await get(`/api/admin/intervention/export/${kind}/by/site?annee=2025&prestataire=${prestataireId}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-disposition']).toBe(`attachment; filename="export_${kind}_par_site_2025.csv"`);
+      const lines = res.body.slice(1).trimEnd().split('\r\n').slice(1).map((l) => l.split(';'));
+      expect(lines.map((l) => l[0])).toEqual(['QUA801', 'QUA802', 'QUA803']);
+      for (const [key, line] of [['A', lines[0]], ['B', lines[1]]] as const) {
+        const months = MOIS.map(() => 0);
+        for (const x of rows) {
+          const [y, m] = parisYearMonth(x.date);
+          if (y !== 2025 || x.site !== key || x.by !== 'prestataire' || (action !== null && x.action !== action)) continue;
+          months[m - 1] += action === null ? 1 : (x.valeur ?? 0);
+        }
+        expect(line.slice(3).map(Number), `${kind} ${key}`).toEqual([...months, months.reduce((a, b) => a + b, 0)]);
+      }
+    }
+  });
+
   it('lists the Paris years that have interventions, newest first', async () => {
     const res = await get('/api/admin/annee/get/all');
     expect(res.json()).toEqual([{ annee: 2026 }, { annee: 2025 }, { annee: 2023 }]);
@@ -351,7 +407,7 @@ describe.each(TEST_DRIVERS)('statistics guards and parameters (%s)', (driver) =>
         if (key) expect(res.json().errors.map((e: { key: string }) => e.key), `${path}?${query}`).toContain(key);
       }
     }
-    for (const query of ['', 'annee=0', 'annee=abc', 'annee=2025&site=1']) {
+    for (const query of ['', 'annee=0', 'annee=abc', 'annee=2025&site=1', 'annee=2025&prestataire=0', 'annee=2025&prestataire=x']) {
       const res = await ctx.app.inject({ url: `/api/admin/intervention/export/all/by/site?${query}`, headers: { cookie: u.cookie } });
       expect(res.statusCode, query).toBe(400);
     }

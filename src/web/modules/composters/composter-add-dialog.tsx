@@ -1,8 +1,9 @@
 // Dialog 'Ajouter un Composteur': volume in litres and precisions, validated with the
 // schema the API uses (POST /api/admin/typeComposteur/add).
-import { Modal, NumberInput, Stack, TextInput } from '@mantine/core';
+import { NumberInput, Stack, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { COMPOSTER_MESSAGES, composterAddSchema, PRECISIONS_MAX, VOLUME_MIN } from '../../../shared/schemas/composters';
+import { Dialog } from '../../components/dialog';
 import { ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
 import { useSaveAction, useZodForm } from '../../lib/form';
 import { notifySuccess } from '../../lib/notify';
@@ -10,9 +11,9 @@ import { addComposter, compostersKeys } from './composters.api';
 
 export function ComposterAddDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   return (
-    <Modal closeButtonProps={{ 'aria-label': 'Fermer' }} opened={opened} onClose={onClose} title="Ajouter un Composteur">
+    <Dialog opened={opened} onClose={onClose} title="Ajouter un Composteur">
       {opened && <ComposterAddForm onDone={onClose} />}
-    </Modal>
+    </Dialog>
   );
 }
 

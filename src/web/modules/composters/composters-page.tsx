@@ -32,6 +32,7 @@ function CompostersTable() {
     url: COMPOSTERS_LIST_URL,
     listKey: 'composteurs',
     defaultSort: { name: 'volume', direction: 'asc' },
+    urlState: true,
   });
   return (
     <>

@@ -30,7 +30,8 @@ function open(addReply = reply(200, { status: 'success', message: 'Site ajouté'
 describe('composter types screen', () => {
   it('checks the fields before sending, then adds the type with the Site ajouté toast', async () => {
     const api = open();
-    expect(await screen.findByText('Bac bois 400 L')).toBeInTheDocument();
+    // The first render also loads the lazy screen and the session: slow on a busy machine.
+    expect(await screen.findByText('Bac bois 400 L', {}, { timeout: 5000 })).toBeInTheDocument();
     expect(screen.getByText('400 L')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Ajouter un Composteur' }));
     const dialog = await screen.findByRole('dialog', { name: 'Ajouter un Composteur' });

@@ -16,7 +16,7 @@ import { readFailure } from '../../lib/api';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { formatParisDateTime } from '../../../shared/dates';
 import { can } from '../../../shared/permissions';
-import { COUNT_CAP, INTERVENTION_ADMIN_MESSAGES, type InterventionAdminRow } from '../../../shared/schemas/interventions-admin';
+import { COUNT_CAP, INTERVENTION_ADMIN_MESSAGES, type InterventionAdminListRow } from '../../../shared/schemas/interventions-admin';
 import { InterventionEditDialog } from './intervention-edit-dialog';
 import { INTERVENTIONS_LIST_URL, deleteIntervention, exportInterventions, interventionsAdminKeys, siteOptionsQuery } from './interventions-admin.api';
 
@@ -56,30 +56,17 @@ export function InterventionsAdminPage() {
   const queryClient = useQueryClient();
   const sites = useQuery(siteOptionsQuery());
   const actions = useQuery(typeActionsQuery());
-  const list = useListQuery<InterventionAdminRow, InterventionFilter>({
+  const list = useListQuery<InterventionAdminListRow, InterventionFilter>({
     queryKey: interventionsAdminKeys.list,
     url: INTERVENTIONS_LIST_URL,
     listKey: 'interventions',
     defaultSort: { name: 'date', direction: 'desc' },
   });
   const [editing, setEditing] = useState<number | null>(null);
-  const [exporting, setExporting] = useState(false);
 
   const reload = () => void queryClient.invalidateQueries({ queryKey: interventionsAdminKeys.all });
 
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
-      await exportInterventions(list.queryString);
-    } catch (e) {
-      const failure = await readFailure(e);
-      if (failure.status !== 401 && failure.status !== 403) notifyError('Une erreur est survenue');
-    } finally {
-      setExporting(false);
-    }
-  };
-
-  const remove = async (row: InterventionAdminRow) => {
+  const remove = async (row: InterventionAdminListRow) => {
     try {
       const answer = await deleteIntervention(row.id);
       notifySuccess(answer.message);
@@ -92,7 +79,7 @@ export function InterventionsAdminPage() {
     }
   };
 
-  const confirmDelete = (row: InterventionAdminRow) =>
+  const confirmDelete = (row: InterventionAdminListRow) =>
     modals.openConfirmModal({
       title: 'Supprimer ?',
       children: <Text size="sm">{row.pendingDemande ? DELETE_TEXT.withDemande : DELETE_TEXT.plain}</Text>,
@@ -105,7 +92,7 @@ export function InterventionsAdminPage() {
   const siteOptions = (sites.data ?? []).map((s) => ({ value: String(s.id), label: s.nom ? `${s.nom} (${s.code})` : s.code }));
   const actionOptions = (actions.data ?? []).map((a) => ({ value: String(a.id), label: a.libelle }));
 
-  const columns: ListColumn<InterventionAdminRow>[] = [
+  const columns: ListColumn<InterventionAdminListRow>[] = [
     {
       accessor: 'date',
       title: 'Date',
@@ -159,10 +146,9 @@ export function InterventionsAdminPage() {
         title="Interventions"
         list={list}
         columns={columns}
-        searchable={false}
         ariaLabel="Interventions"
         toolbar={
-          <Button leftSection={<IconDownload size={16} aria-hidden />} variant="default" loading={exporting} onClick={() => void exportCsv()}>
+          <Button leftSection={<IconDownload size={16} aria-hidden />} variant="default" onClick={() => exportInterventions(list.queryString)}>
             Exporter en CSV
           </Button>
         }

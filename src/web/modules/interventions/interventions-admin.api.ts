@@ -5,7 +5,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import type { ActiveSite } from '../../../shared/schemas/site-choice';
 import type { InterventionDetail, InterventionUpdateInput } from '../../../shared/schemas/interventions-admin';
-import { saveBlob } from '../../lib/download';
+import { startDownload } from '../../lib/download';
 
 export const interventionsAdminKeys = {
   all: ['interventions', 'admin'] as const,
@@ -45,8 +45,7 @@ export const updateIntervention = (id: number, body: InterventionUpdateInput) =>
 export const deleteIntervention = (id: number) =>
   api.put(`admin/intervention/delete/${id}`).json<{ status: 'success'; message: string; demandeSupprimee: number | null }>();
 
-/** Downloads the CSV of the list's current filters and sort as export.csv. */
-export async function exportInterventions(queryString: string) {
-  const blob = await api.get('admin/intervention/export', { searchParams: queryString, timeout: 300_000 }).blob();
-  saveBlob(blob, 'export.csv');
+/** Downloads the CSV of the list's current search, filters and sort as export.csv (browser download). */
+export function exportInterventions(queryString: string) {
+  return startDownload('admin/intervention/export', queryString, 'export.csv');
 }

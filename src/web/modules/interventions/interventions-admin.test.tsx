@@ -2,10 +2,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { loggedAs, mockApi, renderApp, reply } from '../../app/test-utils';
-import type { InterventionAdminRow, InterventionDetail } from '../../../shared/schemas/interventions-admin';
+import type { InterventionAdminListRow, InterventionDetail } from '../../../shared/schemas/interventions-admin';
+import { downloader } from '../../lib/download';
 import { interventionsAdminRoutes } from './interventions-admin.routes';
 
-const row = (o: Partial<InterventionAdminRow>): InterventionAdminRow => ({
+const row = (o: Partial<InterventionAdminListRow>): InterventionAdminListRow => ({
   id: 1,
   date: '2026-01-10T13:05:00.000Z',
   intervenant: 'DURAND Alice',
@@ -23,6 +24,13 @@ const row = (o: Partial<InterventionAdminRow>): InterventionAdminRow => ({
   modifiedAt: null,
   locked: false,
   pendingDemande: false,
+  referent: 'DURAND Alice',
+  actionValeur: true,
+  siteNom: 'Épinette',
+  idBacDestination: null,
+  idStatut: null,
+  demandeIntervention: null,
+  interventionRealisee: null,
   ...o,
 });
 
@@ -169,6 +177,57 @@ describe('interventions administration screen', () => {
     expect(sent.values).toEqual([{ composteur: 11, action: 6, valeur: 42.5, bacDestination: null, observations: null }]);
     expect(sent.date).toBe('2026-01-10T13:05:00.000Z');
     await waitFor(() => expect(screen.queryByRole('dialog', { name: "Modifier l'intervention" })).toBeNull());
+  }, 40_000);
+
+  it('searches on the server once the typing has paused for a second', async () => {
+    const api = mockScreen(['ROLE_ADMIN']);
+    renderApp('/admin/interventions', { loggedRoutes: interventionsAdminRoutes });
+    await screen.findByText('55 °C', {}, { timeout: 10_000 });
+    const user = userEvent.setup({ delay: null });
+    const searches = () => api.callsTo('GET', '/api/admin/intervention/get/list/by/filters').map((c) => new URL(c.path, 'http://x').searchParams.get('search'));
+    await user.type(screen.getByRole('textbox', { name: 'Rechercher' }), 'trappe');
+    // Not at each key: the list is asked again only after a second without typing.
+    expect(searches()).not.toContain('trappe');
+    await waitFor(() => expect(searches()).toContain('trappe'), { timeout: 3000 });
+    expect(searches().filter((q) => q !== null)).toEqual(['trappe']);
+  }, 40_000);
+
+  it("hands export.csv of the table's search, filters and sort to the browser's downloads, and says so", async () => {
+    const api = mockScreen(['ROLE_ADMIN']);
+    const start = vi.spyOn(downloader, 'start').mockImplementation(() => {});
+    try {
+      renderApp('/admin/interventions', { loggedRoutes: interventionsAdminRoutes });
+      await screen.findByText('55 °C', {}, { timeout: 10_000 });
+      const user = userEvent.setup({ delay: null });
+      await user.type(screen.getByRole('textbox', { name: 'Rechercher' }), 'durand');
+      await waitFor(() => expect(api.callsTo('GET', '/api/admin/intervention/get/list/by/filters').some((c) => c.path.includes('search=durand'))).toBe(true), { timeout: 3000 });
+      await user.click(screen.getByRole('button', { name: 'Exporter en CSV' }));
+      expect(start).toHaveBeenCalledTimes(1);
+      const [href, filename] = start.mock.calls[0];
+      expect(filename).toBe('export.csv');
+      const url = new URL(href, 'http://x');
+      expect(url.pathname).toBe('/api/admin/intervention/export');
+      expect(Object.fromEntries(url.searchParams)).toMatchObject({ search: 'durand', 'sort[name]': 'date', 'sort[direction]': 'desc' });
+      expect(await screen.findByText('Téléchargement de export.csv lancé')).toBeInTheDocument();
+    } finally {
+      start.mockRestore();
+    }
+  }, 40_000);
+
+  it('starts no download without network and says the server cannot be reached', async () => {
+    mockScreen(['ROLE_ADMIN']);
+    const start = vi.spyOn(downloader, 'start').mockImplementation(() => {});
+    const online = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    try {
+      renderApp('/admin/interventions', { loggedRoutes: interventionsAdminRoutes });
+      await screen.findByText('55 °C', {}, { timeout: 10_000 });
+      await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Exporter en CSV' }));
+      expect(start).not.toHaveBeenCalled();
+      expect(await screen.findByText('Le serveur est injoignable. Vérifiez votre connexion puis réessayez.')).toBeInTheDocument();
+    } finally {
+      online.mockRestore();
+      start.mockRestore();
+    }
   }, 40_000);
 
   it('refuses an empty required field without calling the server', async () => {

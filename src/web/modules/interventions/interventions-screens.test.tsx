@@ -441,7 +441,28 @@ describe('public site interventions', () => {
       'GET /api/intervention/get/list/by/site/5': reply(200, {
         count: 1,
         interventions: [
-          { id: 1, date: '2026-03-02T09:30:00.000Z', idAction: 3, typeAction: 'Transfert', typeBac: 'Apport', idTypeBac: 1, numeroBac: 1, valeur: '200 L vers le composteur n°3', observations: 'RAS' },
+          {
+            id: 1,
+            date: '2026-03-02T09:30:00.000Z',
+            idAction: 3,
+            typeAction: 'Transfert',
+            actionValeur: true,
+            typeBac: 'Apport',
+            idTypeBac: 1,
+            numeroBac: 1,
+            idSiteComposteur: 51,
+            idBacDestination: 53,
+            idSite: 5,
+            site: 'Jardin des Capucins',
+            siteNom: 'Jardin des Capucins',
+            valeur: '200 L vers le composteur n°3',
+            observations: null,
+            referent: null,
+            modificationAgent: null,
+            idStatut: null,
+            demandeIntervention: null,
+            interventionRealisee: null,
+          },
         ],
       }),
     });
@@ -457,6 +478,12 @@ describe('public site interventions', () => {
     expect(headers).toEqual(['Date', 'Action', 'Type Cellule', 'Cellule N°', 'Valeur', 'Observations']);
     const [list] = calls.callsTo('GET', '/api/intervention/get/list/by/site/5');
     expect(decodeURIComponent(list.path)).toContain('sort[name]=date&sort[direction]=desc');
+    // The search box asks the server once the typing pauses.
+    await userEvent.setup({ delay: null }).type(screen.getByRole('textbox', { name: 'Rechercher' }), 'transfert');
+    await waitFor(
+      () => expect(calls.callsTo('GET', '/api/intervention/get/list/by/site/5').map((c) => new URL(c.path, 'http://x').searchParams.get('search'))).toContain('transfert'),
+      { timeout: 3000 },
+    );
   });
 
   it('says when the site does not exist', async () => {

@@ -1,7 +1,8 @@
 // Hooks the offline field app into the shell, once, when the route map is built: the top-bar
-// indicator, the warning before a logout with unsent entries, and the IndexedDB copies the
-// bootstrap queries fall back on when the network is gone (the session itself is the shell's
-// last known answer: it is saved at every login, a copy here could only be older).
+// indicator, the warning before a logout with unsent entries or photos, the IndexedDB copies
+// the bootstrap queries fall back on when the network is gone (the session itself is the
+// shell's last known answer: it is saved at every login, a copy here could only be older), and
+// the message when a queued entry that processed requests reaches the server.
 import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { registerOfflineSource } from '../../app/bootstrap.api';
@@ -10,17 +11,32 @@ import { registerBeforeLogout } from '../../app/logout';
 import type { AppInfo, TypeAction } from '../../../shared/schemas/reference';
 import type { ActiveSite } from '../../../shared/schemas/site-choice';
 import { openOfflineDb } from '../../offline/store';
+import { onEntrySent } from '../../offline/outbox-runner';
+import { queryClient } from '../../lib/query-client';
+import { notifySuccess } from '../../lib/notify';
 import { forgetSession, readReference, referenceKeys } from '../../offline/reference-cache';
 import { OutboxIndicator } from './outbox-indicator';
+import { PROCESSED_MESSAGE } from './site-sheet-messages';
 
-function confirmLogout(count: number): Promise<boolean> {
+/** '1 saisie n’a pas encore été envoyée', '2 saisies et 3 photos n’ont pas encore été envoyées'. */
+export function unsentText(entries: number, photos: number): string {
+  const parts = [
+    ...(entries > 0 ? [entries === 1 ? '1 saisie' : `${entries} saisies`] : []),
+    ...(photos > 0 ? [photos === 1 ? '1 photo' : `${photos} photos`] : []),
+  ];
+  const one = entries + photos === 1;
+  const feminine = one ? 'envoyée' : 'envoyées';
+  return `${parts.join(' et ')} ${one ? 'n’a' : 'n’ont'} pas encore été ${feminine}`;
+}
+
+function confirmLogout(entries: number, photos: number): Promise<boolean> {
   return new Promise((resolve) => {
     modals.openConfirmModal({
       title: 'Saisies non envoyées',
       children: (
         <Text size="sm">
-          {count === 1 ? '1 saisie n’a pas encore été envoyée' : `${count} saisies n’ont pas encore été envoyées`} au serveur. Elles restent
-          enregistrées sur ce téléphone et seront envoyées à votre prochaine connexion avec ce compte. Se déconnecter quand même ?
+          {unsentText(entries, photos)} au serveur. Elles restent enregistrées sur ce téléphone et seront envoyées à votre prochaine connexion avec ce
+          compte. Se déconnecter quand même ?
         </Text>
       ),
       labels: { confirm: 'Se déconnecter', cancel: 'Rester connecté' },
@@ -34,13 +50,16 @@ function confirmLogout(count: number): Promise<boolean> {
 
 /** Warns when entries are unsent; never deletes them (only the session snapshot is forgotten). */
 export async function beforeLogoutGuard(): Promise<boolean> {
-  let unsent = 0;
+  let entries = 0;
+  let photos = 0;
   try {
-    unsent = await (await openOfflineDb()).outbox.count();
+    const db = await openOfflineDb();
+    [entries, photos] = await Promise.all([db.outbox.count(), db.photos.count()]);
   } catch {
-    unsent = 0;
+    entries = 0;
+    photos = 0;
   }
-  const proceed = unsent === 0 || (await confirmLogout(unsent));
+  const proceed = entries + photos === 0 || (await confirmLogout(entries, photos));
   if (proceed) await forgetSession();
   return proceed;
 }
@@ -55,4 +74,12 @@ export function setupInterventionsOffline() {
   registerOfflineSource('appInfo', async () => (await readReference<AppInfo>(referenceKeys.appInfo))?.data);
   registerOfflineSource('typeActions', async () => (await readReference<TypeAction[]>(referenceKeys.typeActions))?.data);
   registerOfflineSource('activeSites', async (userId) => (await readReference<ActiveSite[]>(referenceKeys.activeSites(userId)))?.data);
+  // A request processed offline ('Traiter', then no network) is done once its entry is
+  // replayed: say so, and let the requests board show it gone ('requests' is requestsKeys.all,
+  // named here so that the field screens do not load the requests module).
+  onEntrySent((entry) => {
+    if (!entry.payload.values.some((b) => b.demandeIntervention !== null)) return;
+    notifySuccess(PROCESSED_MESSAGE);
+    void queryClient.invalidateQueries({ queryKey: ['requests'] });
+  });
 }

@@ -1,13 +1,14 @@
 // The outbox page for entries the server fails on (issue 9): 'Erreur serveur' with its reason
 // and 'Renvoyer', an entry backing off that can be resent at once, and an entry waiting for an
-// earlier one that processes the same request.
+// earlier one that processes the same request. And the photos still to send, with their size.
+import { Blob as NodeBlob } from 'node:buffer';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loggedAs, mockApi, renderApp, reply, type MockHandler } from '../../app/test-utils';
 import type { InterventionSubmission } from '../../../shared/schemas/interventions';
-import type { OutboxEntry } from '../../offline/db';
+import type { OutboxEntry, OutboxPhoto } from '../../offline/db';
 import { useConnectivityStore } from '../../offline/connectivity';
 import { openOfflineDb } from '../../offline/store';
 import { interventionsPublicRoutes, interventionsRoutes } from './interventions.routes';
@@ -67,11 +68,15 @@ beforeAll(async () => {
   await import('./outbox-page');
 }, 60_000);
 
+/** The first render of the lazy page can take seconds on a busy machine. */
+const SLOW = { timeout: 10_000 };
+
 beforeEach(async () => {
   notifications.clean();
   localStorage.clear();
   useConnectivityStore.setState({ browserOnline: true, serverUnreachable: false });
-  await (await openOfflineDb()).outbox.clear();
+  const db = await openOfflineDb();
+  await Promise.all([db.outbox.clear(), db.photos.clear(), db.photoData.clear()]);
 });
 
 afterEach(() => {
@@ -85,7 +90,7 @@ describe('outbox page, server errors', () => {
     const calls = api(ADDED);
     const id = await queue({ state: 'error', attempts: 5, failures: 5, lastError: REASON });
     open();
-    const card = await screen.findByRole('listitem', { name: /QUA005 - Rue de Siam/ });
+    const card = await screen.findByRole('listitem', { name: /QUA005 - Rue de Siam/ }, SLOW);
     expect(within(card).getByText('Erreur serveur')).toBeInTheDocument();
     expect(within(card).getByText(`Dernière erreur : ${REASON}`)).toBeInTheDocument();
     expect(within(card).getByText(/n’est plus renvoyée automatiquement/)).toBeInTheDocument();
@@ -140,5 +145,104 @@ describe('outbox page, server errors', () => {
     await waitFor(() => expect(screen.getByRole('button', { name: 'Envoyer maintenant' })).toBeEnabled());
     expect(posted(calls)).toEqual([]);
     expect((await rows()).map((r) => r.clientId)).toContain(second);
+  });
+});
+
+describe('outbox page, photos', () => {
+  let urls = 0;
+
+  beforeEach(() => {
+    URL.createObjectURL = vi.fn(() => `blob:test/${++urls}`);
+    URL.revokeObjectURL = vi.fn();
+  });
+
+  async function queuePhoto(entryId: string, overrides: Partial<OutboxPhoto> & { bytes: number }) {
+    const { bytes, ...photo } = overrides;
+    sequence += 1;
+    const clientId = `9d1f0000-2222-4222-8333-${String(sequence).padStart(12, '0')}`;
+    const db = await openOfflineDb();
+    await db.photos.add({
+      clientId,
+      entryId,
+      block: 0,
+      ownerId: 7,
+      type: 'image/webp',
+      size: bytes,
+      createdAt: Date.now() - 30_000 + sequence,
+      interventionId: null,
+      state: 'pending',
+      attempts: 0,
+      failures: 0,
+      nextAttemptAt: 0,
+      lastError: null,
+      ...photo,
+    });
+    await db.photoData.add({ clientId, data: new Uint8Array(bytes).fill(0x61).buffer });
+    return clientId;
+  }
+
+  it('shows the photos still to send and their size, and discards an entry with its photos after confirmation', async () => {
+    api();
+    const entry = await queue({ state: 'failed', lastError: 'Site introuvable' });
+    await queuePhoto(entry, { bytes: 300 * 1024 });
+    await queuePhoto(entry, { bytes: 1_300_000 });
+    open();
+    const card = await screen.findByRole('listitem', { name: /QUA005/ }, SLOW);
+    expect(within(card).getByText('2 photos (1,5 Mo), envoyées après la saisie')).toBeInTheDocument();
+    expect(await within(card).findAllByRole('button', { name: /Agrandir la photo/ })).toHaveLength(2);
+    expect(screen.getByText('Photos à envoyer : 2 photos (1,5 Mo). Elles partent après leur saisie, une à une.')).toBeInTheDocument();
+    // The top bar counts the photos too: waiting for their refused entry.
+    expect(await screen.findByText('1 en échec')).toBeInTheDocument();
+    expect(screen.getByText('2 en attente')).toBeInTheDocument();
+
+    await userEvent.click(within(card).getByRole('button', { name: 'Supprimer' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Supprimer cette saisie ?' });
+    expect(dialog).toHaveTextContent('elle sera définitivement perdue, avec ses 2 photos. Cette action est irréversible.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Oui' }));
+    await waitFor(async () => expect(await rows()).toEqual([]));
+    const db = await openOfflineDb();
+    expect(await db.photos.count()).toBe(0);
+    expect(await db.photoData.count()).toBe(0);
+    expect(await screen.findByText('Aucun résultat')).toBeInTheDocument();
+  });
+
+  it('lists a photo whose entry reached the server with its state and size, resends it, and discards another after confirmation', async () => {
+    vi.stubGlobal('Blob', NodeBlob);
+    vi.stubGlobal('FormData', (await new Response(new URLSearchParams('a=b')).formData()).constructor);
+    const calls = mockApi({
+      'GET /api/logged': loggedAs(['ROLE_USER']),
+      'GET /api/typeAction/get/all': reply(200, []),
+      'GET /api/typeActionConstante/get/all': reply(200, []),
+      'POST /api/admin/intervention/900/photo': reply(200, { status: 'success', message: 'Photo enregistrée', photo: { id: 3, idIntervention: 900 } }),
+    });
+    const failing = await queuePhoto('0b7c2a3e-0000-4000-8000-000000000000', { bytes: 300_000, interventionId: 900, state: 'error', failures: 5, attempts: 5, lastError: REASON });
+    await queuePhoto('0b7c2a3e-0000-4000-8000-000000000001', {
+      bytes: 2048,
+      interventionId: 901,
+      state: 'failed',
+      lastError: 'Format non pris en charge : envoyez une photo JPEG, PNG ou WebP.',
+    });
+    open();
+    const list = await screen.findByRole('list', { name: 'Photos non envoyées' }, SLOW);
+    const [first, second] = within(list).getAllByRole('listitem', { name: /^Photo de l’intervention/ });
+    expect(first).toHaveAccessibleName('Photo de l’intervention n°900');
+    expect(within(first).getByText('293 Ko')).toBeInTheDocument();
+    expect(within(first).getByText('Erreur serveur')).toBeInTheDocument();
+    expect(within(first).getByText(`Dernière erreur : ${REASON}`)).toBeInTheDocument();
+    expect(within(second).getByText('En échec')).toBeInTheDocument();
+    expect(within(second).getByText('Dernière erreur : Format non pris en charge : envoyez une photo JPEG, PNG ou WebP.')).toBeInTheDocument();
+    expect(await screen.findByText('2 en échec')).toBeInTheDocument();
+
+    await userEvent.click(within(first).getByRole('button', { name: 'Renvoyer' }));
+    await waitFor(async () => expect((await (await openOfflineDb()).photos.toArray()).map((p) => p.clientId)).not.toContain(failing));
+    expect(calls.callsTo('POST', '/api/admin/intervention/900/photo')).toHaveLength(1);
+    expect(String(calls.callsTo('POST', '/api/admin/intervention/900/photo')[0].body)).toContain(failing);
+
+    await userEvent.click(within(second).getByRole('button', { name: 'Supprimer' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Supprimer cette photo ?' });
+    expect(dialog).toHaveTextContent('L’intervention reste enregistrée.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Oui' }));
+    await waitFor(async () => expect(await (await openOfflineDb()).photos.count()).toBe(0));
+    expect(await screen.findByText('Aucun résultat')).toBeInTheDocument();
   });
 });

@@ -1,7 +1,9 @@
-// /admin/envois: every submission still on the phone (site, date, actions, state, last error),
-// with 'Envoyer maintenant', and per entry: resend (also what an entry the server keeps failing
-// on, 'Erreur serveur', waits for), correct (reopens the site sheet with the server's errors
-// under the fields) or, after a confirmation, discard.
+// /admin/envois: every submission still on the phone (site, date, actions, state, last error,
+// its photos and their size), with 'Envoyer maintenant', and per entry: resend (also what an
+// entry the server keeps failing on, 'Erreur serveur', waits for), correct (reopens the site
+// sheet with the server's errors under the fields) or, after a confirmation, discard with its
+// photos. Below, the photos whose entry reached the server and that are still to send, each
+// with its state, size, resend and discard.
 import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, Card, Center, Group, List, Loader, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
@@ -14,11 +16,12 @@ import { useSessionStore } from '../../app/session-store';
 import { displayBlockValue, type SiteInfos } from '../../../shared/schemas/interventions';
 import type { TypeAction, TypeActionConstante } from '../../../shared/schemas/reference';
 import { useIsOffline } from '../../offline/connectivity';
-import { useOutboxEntries, type InterventionOutboxEntry } from '../../offline/hooks';
-import { appOutbox, drainNow, type DrainReason } from '../../offline/outbox-runner';
+import { useOutboxEntries, useOutboxPhotos, useQueuedPhotoUrls, type InterventionOutboxEntry } from '../../offline/hooks';
+import { appOutbox, appPhotoQueue, discardEntry, drainNow, type DrainReason } from '../../offline/outbox-runner';
 import { blockerOf, MAX_FAILURES } from '../../offline/outbox';
 import { readReference, referenceKeys } from '../../offline/reference-cache';
-import type { OutboxState } from '../../offline/db';
+import type { OutboxPhoto, OutboxState } from '../../offline/db';
+import { PhotoStrip } from '../../components/photo-strip';
 import { constantesQuery } from './interventions.api';
 import { OfflineBanner } from './offline-banner';
 import { logInAgain } from './outbox-indicator';
@@ -66,13 +69,54 @@ function blockSummary(
   return value ? `${label} (${value})` : label;
 }
 
-function confirmDiscard(): Promise<boolean> {
+/** '312 Ko', '1,4 Mo'. */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} Ko`;
+  return `${(bytes / (1024 * 1024)).toFixed(1).replace('.', ',')} Mo`;
+}
+
+/** '2 photos (612 Ko)'. */
+export function photosSummary(photos: readonly Pick<OutboxPhoto, 'size'>[]): string {
+  const bytes = photos.reduce((n, p) => n + p.size, 0);
+  return `${photos.length} photo${photos.length > 1 ? 's' : ''} (${formatSize(bytes)})`;
+}
+
+function QueuedThumbnails({ photos, label }: { photos: readonly OutboxPhoto[]; label: string }) {
+  const urls = useQueuedPhotoUrls(photos);
+  const strip = photos.flatMap((p, i) => {
+    const url = urls.get(p.clientId);
+    return url ? [{ key: p.clientId, thumbnail: url, full: url, alt: `Photo ${i + 1} sur ${photos.length}` }] : [];
+  });
+  return <PhotoStrip photos={strip} label={label} size={48} />;
+}
+
+function confirmDiscard(withPhotos = 0): Promise<boolean> {
   return new Promise((resolve) => {
     modals.openConfirmModal({
       title: 'Supprimer cette saisie ?',
       children: (
         <Text size="sm">
-          Cette saisie n’a pas été enregistrée par le serveur : elle sera définitivement perdue. Cette action est irréversible.
+          Cette saisie n’a pas été enregistrée par le serveur : elle sera définitivement perdue
+          {withPhotos > 0 ? `, avec ${withPhotos === 1 ? 'sa photo' : `ses ${withPhotos} photos`}` : ''}. Cette action est irréversible.
+        </Text>
+      ),
+      labels: { confirm: 'Oui', cancel: 'Non' },
+      confirmProps: { color: 'red' },
+      onConfirm: () => resolve(true),
+      onCancel: () => resolve(false),
+      onClose: () => resolve(false),
+    });
+  });
+}
+
+function confirmDiscardPhoto(): Promise<boolean> {
+  return new Promise((resolve) => {
+    modals.openConfirmModal({
+      title: 'Supprimer cette photo ?',
+      children: (
+        <Text size="sm">
+          Cette photo n’a pas été enregistrée par le serveur : elle sera définitivement perdue. L’intervention reste enregistrée. Cette action est
+          irréversible.
         </Text>
       ),
       labels: { confirm: 'Oui', cancel: 'Non' },
@@ -86,6 +130,7 @@ function confirmDiscard(): Promise<boolean> {
 
 export function OutboxPage() {
   const entries = useOutboxEntries();
+  const photos = useOutboxPhotos();
   const userId = useSessionStore((s) => s.id);
   const typeActions = useQuery(typeActionsQuery());
   const constantes = useQuery(constantesQuery());
@@ -100,6 +145,10 @@ export function OutboxPage() {
       const report = await drainNow(reason);
       if (!report) return;
       if (report.sent.length > 0) notifications.show({ color: 'green', autoClose: 3000, message: `${report.sent.length} saisie(s) envoyée(s)` });
+      if ((report.photos?.sent.length ?? 0) > 0) notifications.show({ color: 'green', autoClose: 3000, message: `${report.photos!.sent.length} photo(s) envoyée(s)` });
+      if ((report.photos?.failed.length ?? 0) > 0) {
+        notifications.show({ color: 'red', autoClose: 10_000, message: `${report.photos!.failed.length} photo(s) refusée(s) par le serveur : vous pouvez les supprimer.` });
+      }
       if (report.retryLater) notifications.show({ color: 'gray', autoClose: 6000, message: 'Le serveur ne répond pas : nouvel essai automatique dès que possible.' });
       if (report.failed.length > 0) notifications.show({ color: 'red', autoClose: 10_000, message: `${report.failed.length} saisie(s) refusée(s) par le serveur : corrigez-les ou supprimez-les.` });
       if (report.serverErrors.length > 0) {
@@ -116,10 +165,20 @@ export function OutboxPage() {
   };
 
   const discard = async (entry: InterventionOutboxEntry) => {
-    if (await confirmDiscard()) await (await appOutbox()).discard(entry.clientId);
+    const count = (photos ?? []).filter((p) => p.entryId === entry.clientId).length;
+    if (await confirmDiscard(count)) await discardEntry(entry.clientId);
   };
 
-  if (entries === undefined) {
+  const resendPhoto = async (photo: OutboxPhoto) => {
+    await (await appPhotoQueue()).resend(photo.clientId);
+    await sendNow('resend');
+  };
+
+  const discardPhoto = async (photo: OutboxPhoto) => {
+    if (await confirmDiscardPhoto()) await (await appPhotoQueue()).discard(photo.clientId);
+  };
+
+  if (entries === undefined || photos === undefined) {
     return (
       <Center py="xl" role="status">
         <Loader aria-label="Chargement…" />
@@ -127,14 +186,18 @@ export function OutboxPage() {
     );
   }
   const mine = entries.filter((e) => e.ownerId === userId);
-  const needsLogin = mine.some((e) => e.state === 'auth');
+  const myPhotos = photos.filter((p) => p.ownerId === userId);
+  const needsLogin = mine.some((e) => e.state === 'auth') || myPhotos.some((p) => p.state === 'auth');
+  // Photos whose entry reached the server: they go on their own.
+  const loosePhotos = photos.filter((p) => p.interventionId !== null);
+  const photosOf = (entry: InterventionOutboxEntry) => photos.filter((p) => p.entryId === entry.clientId && p.interventionId === null);
 
   return (
     <Stack maw={860} mx="auto" gap="md">
       <OfflineBanner />
       <Group justify="space-between" align="flex-end">
         <Title order={2}>Envois en attente</Title>
-        <Button leftSection={<IconSend size={16} aria-hidden />} onClick={() => void sendNow()} loading={sending} disabled={mine.length === 0}>
+        <Button leftSection={<IconSend size={16} aria-hidden />} onClick={() => void sendNow()} loading={sending} disabled={mine.length + myPhotos.length === 0}>
           Envoyer maintenant
         </Button>
       </Group>
@@ -145,9 +208,14 @@ export function OutboxPage() {
           </Button>
         </Alert>
       )}
-      {entries.length === 0 ? (
+      {photos.length > 0 && (
+        <Text size="sm" c="dimmed">
+          Photos à envoyer : {photosSummary(photos)}. Elles partent après leur saisie, une à une.
+        </Text>
+      )}
+      {entries.length === 0 && loosePhotos.length === 0 ? (
         <Text c="dimmed">Aucun résultat</Text>
-      ) : (
+      ) : entries.length === 0 ? null : (
         <Stack gap="sm" component="ul" p={0} style={{ listStyle: 'none' }} aria-label="Saisies non envoyées">
           {entries.map((entry) => {
             const state = STATE_LABELS[entry.state];
@@ -169,6 +237,12 @@ export function OutboxPage() {
                       <List.Item key={i}>{blockSummary(block, site, typeActions.data ?? [], constantes.data ?? [])}</List.Item>
                     ))}
                   </List>
+                  {photosOf(entry).length > 0 && (
+                    <Stack gap={4}>
+                      <Text size="sm">{photosSummary(photosOf(entry))}, envoyées après la saisie</Text>
+                      <QueuedThumbnails photos={photosOf(entry)} label={`Photos de la saisie du ${formatParisDateTime(entry.payload.date)}`} />
+                    </Stack>
+                  )}
                   {!own && (
                     <Text size="sm" c="dimmed">
                       Saisie de {entry.ownerName || 'un autre compte'} : elle sera envoyée quand ce compte se reconnectera sur ce téléphone.
@@ -216,6 +290,53 @@ export function OutboxPage() {
               </Card>
             );
           })}
+        </Stack>
+      )}
+      {loosePhotos.length > 0 && (
+        <Stack gap="sm">
+          <Title order={3} size="h4">
+            Photos à envoyer
+          </Title>
+          <Stack gap="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Photos non envoyées">
+            {loosePhotos.map((photo) => {
+              const state = STATE_LABELS[photo.state];
+              const own = photo.ownerId === userId;
+              return (
+                <Card key={photo.clientId} withBorder component="li" padding="sm" aria-label={`Photo de l’intervention n°${photo.interventionId}`}>
+                  <Group justify="space-between" wrap="nowrap" align="flex-start" gap="sm">
+                    <Group gap="sm" wrap="nowrap" align="flex-start">
+                      <QueuedThumbnails photos={[photo]} label={`Photo de l’intervention n°${photo.interventionId}`} />
+                      <div>
+                        <Text size="sm" fw={600}>
+                          Photo de l’intervention n°{photo.interventionId}
+                        </Text>
+                        <Text size="sm">{formatSize(photo.size)}</Text>
+                        {photo.lastError && (
+                          <Text size="sm" c={photo.state === 'failed' || photo.state === 'error' ? 'red' : 'dimmed'}>
+                            Dernière erreur : {photo.lastError}
+                          </Text>
+                        )}
+                        {photo.state === 'error' && (
+                          <Text size="sm">Le serveur a échoué {MAX_FAILURES} fois sur cette photo : elle n’est plus renvoyée automatiquement.</Text>
+                        )}
+                      </div>
+                    </Group>
+                    <Badge color={state.color}>{state.label}</Badge>
+                  </Group>
+                  <Group gap="xs" justify="flex-end" mt={6}>
+                    {own && (photo.state === 'failed' || photo.state === 'auth' || photo.state === 'error' || photo.failures > 0) && (
+                      <Button size="xs" variant="light" onClick={() => void resendPhoto(photo)} disabled={sending}>
+                        Renvoyer
+                      </Button>
+                    )}
+                    <Button size="xs" variant="subtle" color="red" onClick={() => void discardPhoto(photo)} disabled={photo.state === 'sending'}>
+                      Supprimer
+                    </Button>
+                  </Group>
+                </Card>
+              );
+            })}
+          </Stack>
         </Stack>
       )}
     </Stack>

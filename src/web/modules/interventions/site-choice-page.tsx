@@ -2,13 +2,15 @@
 // (everyone for admins and providers, their own sites for referents), grouped by city. Works
 // offline from the last list kept on the phone.
 import { useMemo } from 'react';
-import { Anchor, Center, Loader, Paper, Select, Stack, Text, Title, type ComboboxItem, type ComboboxItemGroup } from '@mantine/core';
+import { Anchor, Center, Group, Loader, Paper, Select, Stack, Text, Title, type ComboboxItem, type ComboboxItemGroup } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { activeSitesQuery } from '../../app/bootstrap.api';
 import { useSessionStore } from '../../app/session-store';
 import type { ActiveSite } from '../../../shared/schemas/site-choice';
 import { useOfflineSyncedAt, useOutboxCounts } from '../../offline/hooks';
+import { useIsOffline } from '../../offline/connectivity';
+import { DataAge } from '../../components/data-age';
 import { OfflineBanner } from './offline-banner';
 import { OUTBOX_PATH, siteLabel, siteSheetPath } from './interventions-paths';
 import { formatParisDateTime } from '../../../shared/dates';
@@ -32,6 +34,7 @@ export function SiteChoicePage() {
   const navigate = useNavigate();
   const counts = useOutboxCounts();
   const syncedAt = useOfflineSyncedAt(userId);
+  const offline = useIsOffline();
   const data = useMemo(() => groupSitesByVille(sites.data ?? []), [sites.data]);
 
   if (sites.isPending) {
@@ -62,6 +65,11 @@ export function SiteChoicePage() {
   return (
     <Stack maw={640} mx="auto" gap="md">
       <OfflineBanner />
+      {offline && (
+        <Group>
+          <DataAge updatedAt={sites.dataUpdatedAt} show />
+        </Group>
+      )}
       {sites.data.length === 0 ? (
         <Text>Vous n'avez aucun site de compostage collectif lié à votre profil.</Text>
       ) : (

@@ -9,7 +9,7 @@ import { useParams } from 'react-router';
 import { appInfoQuery, typeActionsQuery } from '../../app/bootstrap.api';
 import { DataTable, type ListColumn } from '../../components/data-table';
 import { useListQuery } from '../../components/use-list-query';
-import type { SiteInterventionRow } from '../../../shared/schemas/interventions';
+import type { PublicSiteInterventionRow } from '../../../shared/schemas/interventions-admin';
 import { interventionsKeys, PUBLIC_LIST_URL, typeBacsQuery } from './interventions.api';
 import { formatParisDateTime } from '../../../shared/dates';
 
@@ -26,7 +26,7 @@ export function SiteInterventionsPage() {
   const appInfo = useQuery(appInfoQuery());
   const typeActions = useQuery(typeActionsQuery());
   const typeBacs = useQuery(typeBacsQuery());
-  const list = useListQuery<SiteInterventionRow, Filter>({
+  const list = useListQuery<PublicSiteInterventionRow, Filter>({
     queryKey: interventionsKeys.publicList(siteId),
     url: PUBLIC_LIST_URL(siteId),
     listKey: 'interventions',
@@ -34,7 +34,7 @@ export function SiteInterventionsPage() {
     enabled: valid,
   });
 
-  const columns = useMemo<ListColumn<SiteInterventionRow>[]>(
+  const columns = useMemo<ListColumn<PublicSiteInterventionRow>[]>(
     () => [
       {
         accessor: 'date',
@@ -81,7 +81,7 @@ export function SiteInterventionsPage() {
           Site introuvable
         </Alert>
       ) : (
-        <DataTable list={list} columns={columns} searchable={false} ariaLabel="Interventions du site" idAccessor="id" />
+        <DataTable list={list} columns={columns} ariaLabel="Interventions du site" idAccessor="id" />
       )}
     </Stack>
   );

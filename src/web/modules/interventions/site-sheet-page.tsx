@@ -1,8 +1,10 @@
 // /admin/fiche/site/{id} (spec.md "Site sheet"): the 'Gérer' form recording one or more actions
-// on the cells of a site. Works with no network: the site, its cells and the catalogue come
-// from the phone's copy, the entry is validated with the server's own rules and goes through
-// the outbox. `?cellule={cellId}` preselects a cell (QR labels); `?corriger={clientId}` reopens
-// an entry the server refused, with its errors under the fields.
+// on the cells of a site, each with up to three photos. Works with no network: the site, its
+// cells and the catalogue come from the phone's copy, the entry is validated with the server's
+// own rules and goes through the outbox with its photos. `?cellule={cellId}` preselects a cell
+// (QR labels); `?corriger={clientId}` reopens an entry the server refused, with its errors under
+// the fields. Opened by 'Traiter' on the requests board (the requests in the navigation state),
+// a save goes back to the board.
 import { useMemo, useState, type FormEvent } from 'react';
 import { Alert, Anchor, Button, Center, Fieldset, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
@@ -18,8 +20,10 @@ import type { FieldError } from '../../../shared/errors';
 import type { TypeAction, TypeActionConstante } from '../../../shared/schemas/reference';
 import type { SiteInfos } from '../../../shared/schemas/interventions';
 import { INTERVENTION_MESSAGES } from '../../../shared/schemas/intervention-rules';
+import { DataAge } from '../../components/data-age';
 import { newClientId } from '../../offline/client-id';
-import { useOutboxEntry, type InterventionOutboxEntry } from '../../offline/hooks';
+import { useIsOffline } from '../../offline/connectivity';
+import { useEntryPhotos, useOutboxEntry, type InterventionOutboxEntry, type StoredPhoto } from '../../offline/hooks';
 import { submitIntervention } from '../../offline/outbox-runner';
 import { constantesQuery, siteInfosQuery } from './interventions.api';
 import { OfflineBanner } from './offline-banner';
@@ -38,10 +42,23 @@ import {
 } from './site-sheet-form';
 import { asSubmission, validateSubmission } from './site-sheet-validation';
 import { InterventionBlockFields } from './intervention-block-fields';
+import { PhotoPicker, type PhotoDraft } from './photo-picker';
+import { PROCESSED_MESSAGE } from './site-sheet-messages';
 
 export const SAVED_MESSAGE = INTERVENTION_MESSAGES.added;
+export { PROCESSED_MESSAGE };
 export const QUEUED_MESSAGE = 'Intervention enregistrée sur le téléphone, elle sera envoyée dès le retour du réseau';
 export const REQUIRED_FIELDS_MESSAGE = 'Veuillez renseigner les champs obligatoires';
+export const PHOTOS_DROPPED_MESSAGE = 'Espace de stockage insuffisant sur le téléphone : l’intervention est enregistrée sans ses photos.';
+/** Where 'Traiter' comes from, and where its save goes back to. */
+export const REQUESTS_BOARD_PATH = '/admin/demande/intervention/list';
+
+/** The stored photos of an entry, one list per block. */
+function photosByBlock(photos: readonly StoredPhoto[]): PhotoDraft[][] {
+  const out: PhotoDraft[][] = [];
+  for (const p of photos) (out[p.block] ??= []).push({ clientId: p.clientId, type: p.type, data: p.data });
+  return Array.from({ length: out.length }, (_, i) => out[i] ?? []);
+}
 
 /** Server keys (values0.valeur) to form paths (values.0.valeur); the rest goes to the banner. */
 function toFormErrors(errors: readonly FieldError[], values: SheetFormValues): { fields: SheetErrors; unmatched: FieldError[] } {
@@ -77,11 +94,12 @@ export function SiteSheetPage() {
   const typeActions = useQuery(typeActionsQuery());
   const constantes = useQuery(constantesQuery());
   const entry = useOutboxEntry(correcting);
+  const entryPhotos = useEntryPhotos(correcting);
 
   if (!validId) return <PageAlert text="Site introuvable" />;
   if (infos.isError) return <PageAlert text={loadErrorText(infos.error)} />;
   if (typeActions.isError || constantes.isError) return <PageAlert text="Le catalogue des actions n’est pas disponible : reconnectez-vous au réseau puis réessayez." />;
-  if (infos.isPending || typeActions.isPending || constantes.isPending || entry === undefined) {
+  if (infos.isPending || typeActions.isPending || constantes.isPending || entry === undefined || entryPhotos === undefined) {
     return (
       <Center py="xl" role="status" aria-live="polite">
         <Stack align="center" gap="sm">
@@ -99,10 +117,13 @@ export function SiteSheetPage() {
       key={`${siteId}-${correcting ?? ''}-${prefill ? location.key : ''}`}
       site={infos.data.data}
       offlineSince={infos.data.offline ? infos.data.fetchedAt : null}
+      // The phone's copy says when it was fetched; a network answer is as old as the query's.
+      dataUpdatedAt={infos.data.offline ? infos.data.fetchedAt : infos.dataUpdatedAt}
       typeActions={typeActions.data}
       constantes={constantes.data}
       preselectedCell={search.get('cellule')}
       entry={entry}
+      entryPhotos={entryPhotos}
       prefill={prefill}
     />
   );
@@ -124,15 +145,21 @@ function PageAlert({ text }: { text: string }) {
 interface FormProps {
   site: SiteInfos;
   offlineSince: number | null;
+  dataUpdatedAt: number;
   typeActions: TypeAction[];
   constantes: TypeActionConstante[];
   preselectedCell: string | null;
   entry: InterventionOutboxEntry | null;
+  entryPhotos: readonly StoredPhoto[];
   prefill: RequestPrefill[] | null;
 }
 
-function SiteSheetForm({ site, offlineSince, typeActions, constantes, preselectedCell, entry, prefill }: FormProps) {
+function SiteSheetForm({ site, offlineSince, dataUpdatedAt, typeActions, constantes, preselectedCell, entry, entryPhotos, prefill }: FormProps) {
   const navigate = useNavigate();
+  const offline = useIsOffline();
+  // 'Traiter' on the board: the user goes back there, with the message of that screen.
+  const fromBoard = prefill !== null;
+  const doneAt = fromBoard ? REQUESTS_BOARD_PATH : SITE_CHOICE_PATH;
   const userId = useSessionStore((s) => s.id);
   const username = useSessionStore((s) => s.username);
   const cells = useMemo(() => [...site.siteComposteurs].sort((a, b) => a.numero - b.numero), [site.siteComposteurs]);
@@ -148,6 +175,7 @@ function SiteSheetForm({ site, offlineSince, typeActions, constantes, preselecte
   const form = useSheetForm(
     entry ? fromSubmission(entry.payload) : prefill ? requestSheetValues(prefill) : initialSheetValues(preselected),
     entry ? toFormErrors(entry.fieldErrors, fromSubmission(entry.payload)).fields : {},
+    photosByBlock(entryPhotos),
   );
 
   const submit = async (event: FormEvent) => {
@@ -168,21 +196,23 @@ function SiteSheetForm({ site, offlineSince, typeActions, constantes, preselecte
       }
       form.setErrors({});
       const payload = asSubmission(draft, errors);
+      const photos = form.photos.flatMap((list, block) => list.map((p) => ({ clientId: p.clientId, block, type: p.type, data: p.data })));
       const outcome = await submitIntervention(
         payload,
         { ownerId: userId, ownerName: username ?? '', siteLabel: siteLabel(site) },
-        { correcting: stored },
+        { correcting: stored, photos },
       );
       setStored(true);
+      if (outcome.photosDropped) notifications.show({ message: PHOTOS_DROPPED_MESSAGE, color: 'orange', autoClose: 10_000 });
       switch (outcome.kind) {
         case 'sent':
-          notifySuccess(SAVED_MESSAGE);
-          void navigate(SITE_CHOICE_PATH);
+          notifySuccess(fromBoard ? PROCESSED_MESSAGE : SAVED_MESSAGE);
+          void navigate(doneAt);
           return;
         case 'queued':
         case 'auth':
           notifications.show({ message: QUEUED_MESSAGE, color: 'blue', autoClose: 6000 });
-          void navigate(SITE_CHOICE_PATH);
+          void navigate(doneAt);
           return;
         case 'invalid': {
           const { fields, unmatched } = toFormErrors(outcome.errors, values);
@@ -229,6 +259,7 @@ function SiteSheetForm({ site, offlineSince, typeActions, constantes, preselecte
                 Données du site enregistrées sur le téléphone le {dayjs(offlineSince).format('DD/MM/YYYY à HH:mm')}
               </Text>
             )}
+            <DataAge updatedAt={dataUpdatedAt} show={offline} />
           </div>
 
           {entry && (
@@ -265,14 +296,22 @@ function SiteSheetForm({ site, offlineSince, typeActions, constantes, preselecte
             <Stack gap="md">
               {form.values.values.map((block, index) => (
                 <Fieldset key={index} legend={`Action ${index + 1}${block.demandeIntervention ? ' (demande d’intervention)' : ''}`}>
-                  <InterventionBlockFields
-                    block={block}
-                    cells={cells}
-                    typeActions={typeActions}
-                    constantes={constantes}
-                    errorOf={(field) => form.errors[`values.${index}.${field}`]}
-                    onChange={(patch) => form.updateBlock(index, patch)}
-                  />
+                  <Stack gap="md">
+                    <InterventionBlockFields
+                      block={block}
+                      cells={cells}
+                      typeActions={typeActions}
+                      constantes={constantes}
+                      errorOf={(field) => form.errors[`values.${index}.${field}`]}
+                      onChange={(patch) => form.updateBlock(index, patch)}
+                    />
+                    <PhotoPicker
+                      photos={form.photos[index]}
+                      blockLabel={`Action ${index + 1}`}
+                      onAdd={(photo) => form.addPhoto(index, photo)}
+                      onRemove={(i) => form.removePhoto(index, i)}
+                    />
+                  </Stack>
                 </Fieldset>
               ))}
 

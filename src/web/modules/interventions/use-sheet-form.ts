@@ -1,7 +1,9 @@
-// State of the site sheet form: the blocks, the date and the errors under the fields (keyed by
-// form path, values.0.valeur). Small on purpose: the field screen loads no form library.
+// State of the site sheet form: the blocks, the date, each block's photos and the errors under
+// the fields (keyed by form path, values.0.valeur). Small on purpose: the field screen loads no
+// form library.
 import { useCallback, useState } from 'react';
 import { emptyBlock, type BlockFormValues, type SheetFormValues } from './site-sheet-form';
+import { MAX_PHOTOS_PER_BLOCK, type PhotoDraft } from './photo-draft';
 
 export type SheetErrors = Record<string, string>;
 
@@ -13,9 +15,15 @@ function without(errors: SheetErrors, drop: (key: string) => boolean): SheetErro
   return out;
 }
 
-export function useSheetForm(initialValues: SheetFormValues, initialErrors: SheetErrors = {}) {
+/** One list of photos per block, as long as the blocks. */
+function photosFor(values: SheetFormValues, initial: readonly (readonly PhotoDraft[])[]): PhotoDraft[][] {
+  return values.values.map((_, i) => [...(initial[i] ?? [])].slice(0, MAX_PHOTOS_PER_BLOCK));
+}
+
+export function useSheetForm(initialValues: SheetFormValues, initialErrors: SheetErrors = {}, initialPhotos: readonly (readonly PhotoDraft[])[] = []) {
   const [values, setValues] = useState(initialValues);
   const [errors, setErrors] = useState(initialErrors);
+  const [photos, setPhotos] = useState(() => photosFor(initialValues, initialPhotos));
 
   /** Changes fields of one block; their errors go away (the user is fixing them). */
   const updateBlock = useCallback((index: number, patch: Partial<BlockFormValues>) => {
@@ -38,9 +46,26 @@ export function useSheetForm(initialValues: SheetFormValues, initialErrors: Shee
       if (v.values.length <= 1) return v;
       const last = v.values.length - 1;
       setErrors((e) => without(e, (k) => k.startsWith(`values.${last}.`)));
+      setPhotos((p) => p.slice(0, last));
       return { ...v, values: v.values.slice(0, last) };
     });
   }, []);
 
-  return { values, errors, setErrors, updateBlock, setDate, addBlock, removeLastBlock };
+  const addPhoto = useCallback((block: number, photo: PhotoDraft) => {
+    setPhotos((p) => {
+      const next = Array.from({ length: Math.max(p.length, block + 1) }, (_, i) => p[i] ?? []);
+      if (next[block].length >= MAX_PHOTOS_PER_BLOCK || next[block].some((x) => x.clientId === photo.clientId)) return p;
+      next[block] = [...next[block], photo];
+      return next;
+    });
+  }, []);
+
+  const removePhoto = useCallback((block: number, index: number) => {
+    setPhotos((p) => p.map((list, i) => (i === block ? list.filter((_, j) => j !== index) : list)));
+  }, []);
+
+  // A block added after one was removed starts without photos (removeLastBlock drops them).
+  const blockPhotos = values.values.map((_, i) => photos[i] ?? []);
+
+  return { values, errors, photos: blockPhotos, setErrors, updateBlock, setDate, addBlock, removeLastBlock, addPhoto, removePhoto };
 }

@@ -1,18 +1,19 @@
 // The 'Ajouter' dialog of a role: an autocomplete over the agents, searched on the server
 // one second after the last keystroke and never filtered again in the browser.
 import { useState } from 'react';
-import { Button, Group, Loader, Modal, Select, Stack } from '@mantine/core';
+import { Button, Group, Loader, Select, Stack } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { agentName, ROLE_MESSAGES, type Agent } from '../../../shared/schemas/roles';
+import { Dialog } from '../../components/dialog';
 import { DEBOUNCE_MS } from '../../components/use-list-query';
 import { agentSearchQuery } from './roles.api';
 
 export function AddAgentDialog({ opened, exclude, onAdd, onClose }: { opened: boolean; exclude: number[]; onAdd: (agent: Agent) => void; onClose: () => void }) {
   return (
-    <Modal closeButtonProps={{ 'aria-label': 'Fermer' }} opened={opened} onClose={onClose} title="Ajouter" zIndex={300}>
+    <Dialog opened={opened} onClose={onClose} title="Ajouter" zIndex={300}>
       {opened && <AddAgentForm exclude={exclude} onAdd={onAdd} onClose={onClose} />}
-    </Modal>
+    </Dialog>
   );
 }
 

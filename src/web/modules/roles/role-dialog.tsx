@@ -2,12 +2,13 @@
 // remove button each, the 'Ajouter' row, and 'Annuler' / 'Enregistrer', which replaces the
 // role's agents (PUT /api/admin/role/update/{id}).
 import { useState } from 'react';
-import { ActionIcon, Alert, Avatar, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { ActionIcon, Alert, Avatar, Button, Group, Stack, Text } from '@mantine/core';
 import { IconPlus, IconX } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { modals } from '@mantine/modals';
 import { EXTERNAL_ROLES } from '../../../shared/permissions';
 import { agentName, initials, ROLE_MESSAGES, type Agent, type RoleDetail, type RoleRow } from '../../../shared/schemas/roles';
+import { Dialog } from '../../components/dialog';
 import { DialogLoader, ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
 import { useSaveAction } from '../../lib/form';
 import { notifySuccess } from '../../lib/notify';
@@ -18,7 +19,7 @@ import { roleQuery, rolesKeys, updateRole } from './roles.api';
 export function RoleDialog({ role, onClose }: { role: RoleRow | null; onClose: () => void }) {
   const detail = useQuery({ ...roleQuery(role?.id ?? 0), enabled: role !== null });
   return (
-    <Modal closeButtonProps={{ 'aria-label': 'Fermer' }} opened={role !== null} onClose={onClose} title={role?.libelle} size="lg">
+    <Dialog opened={role !== null} onClose={onClose} title={role?.libelle} size="lg">
       {role &&
         (detail.isPending ? (
           <DialogLoader />
@@ -27,7 +28,7 @@ export function RoleDialog({ role, onClose }: { role: RoleRow | null; onClose: (
         ) : (
           <RoleAgentsForm key={detail.data.id} role={detail.data} onDone={onClose} />
         ))}
-    </Modal>
+    </Dialog>
   );
 }
 

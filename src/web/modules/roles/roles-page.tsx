@@ -1,7 +1,7 @@
 // /admin/role (spec.md "Roles"): the roles with their filter, what each role allows
-// (spec.md section 6), and the dialog giving a role to agents.
+// (spec.md section 6), and the dialog giving a role to agents (the pinned 'Actions' column).
 import { useState } from 'react';
-import { ActionIcon, Alert, Group, List, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Alert, Group, List, Stack, Text, Tooltip } from '@mantine/core';
 import { IconInfoCircle, IconUsers } from '@tabler/icons-react';
 import { can, roleLabel } from '../../../shared/permissions';
 import { ROLE_MEANINGS, type RoleRow } from '../../../shared/schemas/roles';
@@ -45,18 +45,9 @@ function RolesTable() {
     listKey: 'roles',
     defaultSort: { name: 'libelle', direction: 'asc' },
     defaultRowsPerPage: 10,
+    urlState: true,
   });
   const columns: ListColumn<RoleRow>[] = [
-    {
-      accessor: 'agents',
-      title: <VisuallyHidden>Agents</VisuallyHidden>,
-      width: 56,
-      render: (r) => (
-        <ActionIcon variant="subtle" aria-label={`Gérer les agents du rôle ${r.libelle}`} onClick={() => setOpen(r)}>
-          <IconUsers size={18} aria-hidden />
-        </ActionIcon>
-      ),
-    },
     {
       accessor: 'libelle',
       title: 'Role',
@@ -73,6 +64,20 @@ function RolesTable() {
             </Text>
           )}
         </Group>
+      ),
+    },
+    {
+      accessor: 'agents',
+      title: 'Actions',
+      textAlign: 'right',
+      pinned: 'right',
+      width: 90,
+      render: (r) => (
+        <Tooltip label="Gérer les agents" withArrow>
+          <ActionIcon variant="subtle" size={28} aria-label={`Gérer les agents du rôle ${r.libelle}`} onClick={() => setOpen(r)}>
+            <IconUsers size={18} aria-hidden />
+          </ActionIcon>
+        </Tooltip>
       ),
     },
   ];

@@ -1,8 +1,9 @@
 // Add dialog of the site types screen: libelle and a code forced to upper case while typing
 // (at most 3 letters), validated with the schema the API uses (POST /api/admin/typeSite/add).
-import { Modal, Stack, TextInput } from '@mantine/core';
+import { Stack, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { formatSiteTypeCode, SITE_TYPE_CODE_MAX, SITE_TYPE_LIBELLE_MAX, SITE_TYPE_MESSAGES, siteTypeAddSchema } from '../../../shared/schemas/site-types';
+import { Dialog } from '../../components/dialog';
 import { ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
 import { useSaveAction, useZodForm } from '../../lib/form';
 import { notifySuccess } from '../../lib/notify';
@@ -10,9 +11,9 @@ import { addSiteType, siteTypesKeys } from './site-types.api';
 
 export function SiteTypeAddDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   return (
-    <Modal closeButtonProps={{ 'aria-label': 'Fermer' }} opened={opened} onClose={onClose} title="Ajouter un type de site">
+    <Dialog opened={opened} onClose={onClose} title="Ajouter un type de site">
       {opened && <SiteTypeAddForm onDone={onClose} />}
-    </Modal>
+    </Dialog>
   );
 }
 

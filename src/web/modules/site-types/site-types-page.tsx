@@ -32,6 +32,7 @@ function SiteTypesTable() {
     url: SITE_TYPES_LIST_URL,
     listKey: 'typeSites',
     defaultSort: { name: 'libelle', direction: 'asc' },
+    urlState: true,
   });
   return (
     <>

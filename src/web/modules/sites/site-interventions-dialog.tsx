@@ -5,7 +5,7 @@ import { Modal } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { DataTable, type ListColumn } from '../../components/data-table';
 import { useListQuery } from '../../components/use-list-query';
-import type { InterventionAdminRow } from '../../../shared/schemas/interventions-admin';
+import type { InterventionAdminListRow } from '../../../shared/schemas/interventions-admin';
 import { formatParisDateTime } from '../../../shared/dates';
 import { typeActionsQuery } from './sites.api';
 
@@ -21,14 +21,14 @@ export function SiteInterventionsDialog({ site, onClose }: { site: { id: number;
 
 function InterventionsTable({ siteId }: { siteId: number }) {
   const actions = useQuery(typeActionsQuery());
-  const list = useListQuery<InterventionAdminRow, InterventionFilter>({
+  const list = useListQuery<InterventionAdminListRow, InterventionFilter>({
     queryKey: ['interventions', 'list', 'site', siteId],
     url: 'admin/intervention/get/list/by/filters',
     listKey: 'interventions',
     defaultSort: { name: 'date', direction: 'desc' },
     extraParams: { id: siteId },
   });
-  const columns: ListColumn<InterventionAdminRow>[] = [
+  const columns: ListColumn<InterventionAdminListRow>[] = [
     {
       accessor: 'date',
       title: 'Date',
@@ -47,5 +47,5 @@ function InterventionsTable({ siteId }: { siteId: number }) {
     { accessor: 'valeur', title: 'Valeur' },
     { accessor: 'observations', title: 'Observations' },
   ];
-  return <DataTable list={list} columns={columns} searchable={false} ariaLabel="Interventions du site" />;
+  return <DataTable list={list} columns={columns} ariaLabel="Interventions du site" />;
 }

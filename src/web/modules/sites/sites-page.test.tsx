@@ -3,6 +3,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { loggedAs, mockApi, renderApp, reply } from '../../app/test-utils';
 import type { SiteRow } from '../../../shared/schemas/sites';
+import { downloader } from '../../lib/download';
 import { sitesRoutes } from './sites.routes';
 import { nextFreeNumero } from './site-form-dialog';
 import { parseFrenchDate } from './site-date-input';
@@ -73,7 +74,7 @@ describe('sites screen', () => {
   it('shows the columns of the spec in order and asks for the first 10 sites sorted by name', async () => {
     const api = mockSites();
     renderApp('/admin/site', { loggedRoutes: sitesRoutes });
-    const table = await screen.findByRole('table', { name: 'Sites' });
+    const table = await screen.findByRole('table', { name: 'Sites' }, { timeout: 5000 });
     await within(table).findByText('Jardin du Vallon', {}, { timeout: 5000 });
     const headers = [...table.querySelectorAll('thead th')].map((h) => h.textContent?.trim());
     expect(headers).toEqual([
@@ -239,6 +240,31 @@ describe('sites screen dialogs', () => {
     expect(within(dialog).getByRole('button', { name: 'Filtrer la colonne Action' })).toBeInTheDocument();
     expect(within(dialog).queryByRole('button', { name: 'Filtrer la colonne Intervenant' })).toBeNull();
     expect(dialog).toHaveAttribute('data-full-screen', 'true');
+    // The search box of the dialog asks the server, for this site, once the typing pauses.
+    await u.type(within(dialog).getByRole('textbox', { name: 'Rechercher' }), 'bris');
+    await waitFor(
+      () => expect(api.callsTo('GET', '/api/admin/intervention/get/list/by/filters').map((c) => Object.fromEntries(new URL(c.path, 'http://x').searchParams))).toContainEqual(expect.objectContaining({ id: '1', search: 'bris' })),
+      { timeout: 3000 },
+    );
+  }, 40_000);
+
+  it("hands exportSites.csv of the list's search, sort and filters to the browser's downloads, and says so", async () => {
+    mockSites();
+    const start = vi.spyOn(downloader, 'start').mockImplementation(() => {});
+    try {
+      renderApp('/admin/site', { loggedRoutes: sitesRoutes });
+      const u = user();
+      await u.click(await screen.findByRole('button', { name: 'Exporter en CSV' }, { timeout: 5000 }));
+      expect(start).toHaveBeenCalledTimes(1);
+      const [href, filename] = start.mock.calls[0];
+      expect(filename).toBe('exportSites.csv');
+      const url = new URL(href, 'http://x');
+      expect(url.pathname).toBe('/api/admin/site/export');
+      expect(Object.fromEntries(url.searchParams)).toMatchObject({ 'sort[name]': 'nom', 'sort[direction]': 'asc' });
+      expect(await screen.findByText('Téléchargement de exportSites.csv lancé')).toBeInTheDocument();
+    } finally {
+      start.mockRestore();
+    }
   }, 40_000);
 
   it("suggests the chosen city's streets for the address and offers planned years from -10 to +20", async () => {

@@ -7,8 +7,6 @@ import { useQuery } from '@tanstack/react-query';
 import { SITE_STATUT, type SiteRow } from '../../../shared/schemas/sites';
 import { DataTable, type ListColumn } from '../../components/data-table';
 import { useListQuery } from '../../components/use-list-query';
-import { readFailure } from '../../lib/api';
-import { notifyError } from '../../lib/notify';
 import { DemandeurDialog } from './demandeur-dialog';
 import { SiteComposteursDialog } from './site-composteurs-dialog';
 import { formatParisDate } from '../../../shared/dates';
@@ -37,19 +35,6 @@ export function SitesPage() {
   const [cellsOf, setCellsOf] = useState<SiteRow | null>(null);
   const [demandeurId, setDemandeurId] = useState<number | null>(null);
   const [interventionsOf, setInterventionsOf] = useState<SiteRow | null>(null);
-  const [exporting, setExporting] = useState(false);
-
-  const exportCsv = async () => {
-    setExporting(true);
-    try {
-      await exportSites(list.queryString);
-    } catch (e) {
-      const failure = await readFailure(e);
-      if (failure.status !== 401 && failure.status !== 403) notifyError('Une erreur est survenue');
-    } finally {
-      setExporting(false);
-    }
-  };
 
   const villeOptions = [...new Set((villes.data ?? []).map((v) => v.nom))].map((nom) => ({ value: nom, label: nom }));
   const statutOptions = (statuts.data ?? []).map((s) => ({ value: String(s.id), label: s.libelle }));
@@ -165,7 +150,7 @@ export function SitesPage() {
         columns={columns}
         toolbar={
           <>
-            <Button leftSection={<IconDownload size={16} aria-hidden />} variant="default" loading={exporting} onClick={() => void exportCsv()}>
+            <Button leftSection={<IconDownload size={16} aria-hidden />} variant="default" onClick={() => exportSites(list.queryString)}>
               Exporter en CSV
             </Button>
             <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setAdding(true)}>

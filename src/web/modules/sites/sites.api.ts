@@ -2,7 +2,7 @@
 // query keys, queries and the save calls. The only fetch code of this module.
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api';
-import { saveBlob } from '../../lib/download';
+import { startDownload } from '../../lib/download';
 import type { IdLibelle, TypeComposteur, TypeSite, Ville } from '../../../shared/schemas/reference';
 import type {
   Demandeur,
@@ -73,8 +73,7 @@ export const updateCell = (id: number, payload: SiteComposteurUpdateInput) => ap
 export const addCells = (siteId: number, payload: SiteComposteursAddInput) => api.put(`admin/site/add/composteur/${siteId}`, { json: payload }).json<Success>();
 export const updateDemandeur = (id: number, payload: DemandeurUpdate) => api.put(`admin/demandeur/update/${id}`, { json: payload }).json<Success>();
 
-/** Downloads the CSV of the list's current search, sort and filters as exportSites.csv. */
-export async function exportSites(queryString: string) {
-  const blob = await api.get('admin/site/export', { searchParams: queryString, timeout: 120_000 }).blob();
-  saveBlob(blob, 'exportSites.csv');
+/** Downloads the CSV of the list's current search, sort and filters as exportSites.csv (browser download). */
+export function exportSites(queryString: string) {
+  return startDownload('admin/site/export', queryString, 'exportSites.csv');
 }

@@ -3,7 +3,7 @@
 // CSV exports per site. The filters live in the URL (?annee=2026&site=12&prestataire=5) so
 // a view can be shared and the back button returns to the previous one.
 import '@mantine/charts/styles.css';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { Alert, Paper, Select, SimpleGrid, Stack, Title, type ComboboxItem, type ComboboxItemGroup } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
@@ -13,7 +13,6 @@ import type { ActiveSite } from '../../../shared/schemas/site-choice';
 import { activeSitesQuery } from '../../app/bootstrap.api';
 import { useSessionStore } from '../../app/session-store';
 import { PageMessage } from '../../components/page-message';
-import { notifyError } from '../../lib/notify';
 import { siteLabel } from '../interventions/interventions-paths';
 import { downloadExport, prestatairesQuery, seriesQuery, temperaturesQuery, yearsQuery, type SeriesName, type StatsFilters } from './statistics.api';
 import { ChartSkeleton, ExportButton, MonthlyChart, TemperatureChart } from './stats-charts';
@@ -142,7 +141,6 @@ function Dashboard() {
 }
 
 function Charts({ filters, place }: { filters: StatsFilters | null; place: string }) {
-  const [exporting, setExporting] = useState<ExportKind | null>(null);
   const total = useQuery({ ...seriesQuery('all', filters ?? { annee: 0, site: null, prestataire: null }), enabled: filters !== null });
   if (filters === null || total.isPending) {
     return (
@@ -164,16 +162,7 @@ function Charts({ filters, place }: { filters: StatsFilters | null; place: strin
     if (!def.export) return undefined;
     const { kind, what } = def.export;
     return (
-      <ExportButton
-        label={`Télécharger ${what} par site pour l'année`}
-        loading={exporting === kind}
-        onClick={() => {
-          setExporting(kind);
-          downloadExport(kind, filters.annee)
-            .catch(() => notifyError())
-            .finally(() => setExporting(null));
-        }}
-      />
+      <ExportButton label={`Télécharger ${what} par site pour l'année`} onClick={() => downloadExport(kind, filters)} />
     );
   };
   const empty = total.data.every((r) => r.nb === 0);

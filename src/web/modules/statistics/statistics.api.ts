@@ -3,7 +3,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import type { ExportKind, Prestataire, StatsMoisRow, TemperatureRow } from '../../../shared/schemas/statistics';
-import { saveBlob } from '../../lib/download';
+import { startDownload } from '../../lib/download';
 
 /** The filters of the dashboard, as they live in the URL. */
 export interface StatsFilters {
@@ -52,8 +52,10 @@ export const temperaturesQuery = (f: StatsFilters) =>
     staleTime: 0,
   });
 
-/** Downloads export_{kind}_par_site_{year}.csv (one row per site, a column per month). */
-export async function downloadExport(kind: ExportKind, annee: number) {
-  const blob = await api.get(`admin/intervention/export/${kind}/by/site`, { searchParams: { annee }, timeout: 120_000 }).blob();
-  saveBlob(blob, `export_${kind}_par_site_${annee}.csv`);
+/**
+ * Downloads export_{kind}_par_site_{year}.csv (one row per site, a column per month), of what
+ * the screen's provider recorded when one is chosen (browser download).
+ */
+export function downloadExport(kind: ExportKind, f: Pick<StatsFilters, 'annee' | 'prestataire'>) {
+  return startDownload(`admin/intervention/export/${kind}/by/site`, { annee: f.annee, prestataire: f.prestataire ?? undefined }, `export_${kind}_par_site_${f.annee}.csv`);
 }

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { loggedAs, mockApi, renderApp, reply, type ApiCall } from '../../app/test-utils';
+import { downloader } from '../../lib/download';
 import { statisticsRoutes } from './statistics.routes';
 
 const MOIS = ['janvier', 'février', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'septembre', 'octobre', 'novembre', 'décembre'];
@@ -92,6 +93,20 @@ describe('statistics dashboard', () => {
     ]);
     for (const name of ['Retournements · Tout le réseau', 'Réparations · Tout le réseau']) {
       expect(within(screen.getByRole('region', { name })).queryByRole('button', { name: /Télécharger/ })).not.toBeInTheDocument();
+    }
+  }, 30_000);
+
+  it("hands the yearly export of the chosen provider to the browser's downloads under the name of the spec, and says so", async () => {
+    mockStats();
+    const start = vi.spyOn(downloader, 'start').mockImplementation(() => {});
+    try {
+      renderApp('/admin/stats?annee=2025&prestataire=5', { loggedRoutes: statisticsRoutes });
+      await loadedCard('Arrosages · Tout le réseau');
+      await userEvent.click(screen.getByRole('button', { name: "Télécharger les arrosages par site pour l'année" }));
+      expect(start).toHaveBeenCalledWith('/api/admin/intervention/export/arrosage/by/site?annee=2025&prestataire=5', 'export_arrosage_par_site_2025.csv');
+      expect(await screen.findByText('Téléchargement de export_arrosage_par_site_2025.csv lancé')).toBeInTheDocument();
+    } finally {
+      start.mockRestore();
     }
   }, 30_000);
 

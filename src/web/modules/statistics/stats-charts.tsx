@@ -49,10 +49,10 @@ function ChartCard({ title, total, action, children, busy }: CardProps & { busy?
   );
 }
 
-export function ExportButton({ label, onClick, loading }: { label: string; onClick: () => void; loading: boolean }) {
+export function ExportButton({ label, onClick }: { label: string; onClick: () => void }) {
   return (
     <Tooltip label={label} withArrow>
-      <ActionIcon variant="light" size="lg" aria-label={label} onClick={onClick} loading={loading}>
+      <ActionIcon variant="light" size="lg" aria-label={label} onClick={onClick}>
         <IconDownload size={18} aria-hidden />
       </ActionIcon>
     </Tooltip>

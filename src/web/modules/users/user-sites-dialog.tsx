@@ -1,8 +1,9 @@
 // Dialog 'Site': the sites the user is referent of ('Aucun Site' when none) and a
 // multi-select of every site, saved with PUT /api/admin/user/update/site/{userId}.
-import { List, Modal, MultiSelect, Stack, Text } from '@mantine/core';
+import { List, MultiSelect, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { siteLabel, userSitesUpdateSchema, USER_MESSAGES, type SiteOption, type UserRow } from '../../../shared/schemas/users';
+import { Dialog } from '../../components/dialog';
 import { DialogLoader, ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
 import { useSaveAction, useZodForm } from '../../lib/form';
 import { notifySuccess } from '../../lib/notify';
@@ -12,7 +13,7 @@ export function UserSitesDialog({ user, onClose }: { user: UserRow | null; onClo
   const current = useQuery({ ...userSitesQuery(user?.id ?? 0), enabled: user !== null });
   const all = useQuery({ ...allSitesQuery(), enabled: user !== null });
   return (
-    <Modal closeButtonProps={{ 'aria-label': 'Fermer' }} opened={user !== null} onClose={onClose} title="Site" size="lg">
+    <Dialog opened={user !== null} onClose={onClose} title="Site" size="lg">
       {user &&
         (current.isPending || all.isPending ? (
           <DialogLoader />
@@ -21,7 +22,7 @@ export function UserSitesDialog({ user, onClose }: { user: UserRow | null; onClo
         ) : (
           <UserSitesForm key={user.id} user={user} current={current.data} all={all.data} onDone={onClose} />
         ))}
-    </Modal>
+    </Dialog>
   );
 }
 

@@ -1,8 +1,9 @@
 // Dialog 'Type d'utilisateur': a select of the user types, saved with
 // PUT /api/admin/user/update/typeUser/{id}.
-import { Modal, Select, Stack, Text } from '@mantine/core';
+import { Select, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { userTypeUpdateSchema, USER_MESSAGES, type UserRow } from '../../../shared/schemas/users';
+import { Dialog } from '../../components/dialog';
 import { ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
 import { useSaveAction, useZodForm } from '../../lib/form';
 import { notifySuccess } from '../../lib/notify';
@@ -10,9 +11,9 @@ import { updateUserType, usersKeys, userTypesQuery } from './users.api';
 
 export function UserTypeDialog({ user, onClose }: { user: UserRow | null; onClose: () => void }) {
   return (
-    <Modal closeButtonProps={{ 'aria-label': 'Fermer' }} opened={user !== null} onClose={onClose} title="Type d'utilisateur">
+    <Dialog opened={user !== null} onClose={onClose} title="Type d'utilisateur">
       {user && <UserTypeForm key={user.id} user={user} onDone={onClose} />}
-    </Modal>
+    </Dialog>
   );
 }
 

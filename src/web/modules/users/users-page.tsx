@@ -1,15 +1,17 @@
 // /admin/user (spec.md "Users"): external accounts with their type, sites and states, the
 // row actions of their lifecycle (type, sites, activate, deactivate / refuse, delete) and the
-// red cells that flag what needs attention.
+// red cells that flag what needs attention. One line a row: long texts are cut with their
+// whole value in a tooltip, and the actions are icon buttons (named, with a tooltip) in a
+// column pinned to the right. Search, filters, sort and page size live in the URL.
 import { useState, type CSSProperties, type ReactNode } from 'react';
-import { ActionIcon, Button, Group, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Group, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { IconTrash, IconUserEdit } from '@tabler/icons-react';
+import { IconBuildingCommunity, IconTrash, IconUserCheck, IconUserEdit, IconUserOff, IconUserX } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { can } from '../../../shared/permissions';
 import { NO_SITE, TYPE_PRESTATAIRE, USER_MESSAGES, type UserRow } from '../../../shared/schemas/users';
 import { PageMessage } from '../../components/page-message';
-import { DataTable, type ListColumn } from '../../components/data-table';
+import { DATE_FILTER_HINT, DataTable, type ListColumn } from '../../components/data-table';
 import { useListQuery } from '../../components/use-list-query';
 import { readFailure } from '../../lib/api';
 import { notifyError, notifySuccess } from '../../lib/notify';
@@ -25,12 +27,35 @@ const RED_CELL: CSSProperties = { backgroundColor: 'var(--mantine-color-red-1)',
 
 const fullName = (u: UserRow) => [u.prenom, u.nom].filter(Boolean).join(' ');
 
-/** A disabled control still explains itself: the tooltip sits on a wrapper that gets the pointer. */
-function WithReason({ reason, children }: { reason: string | null; children: ReactNode }) {
-  if (!reason) return <>{children}</>;
+/**
+ * An icon button of the actions column: its tooltip shows what it does, or why it is disabled
+ * (on a wrapper, since a disabled button gets no pointer events).
+ */
+function RowAction({
+  label,
+  tip,
+  reason,
+  color,
+  loading,
+  onClick,
+  children,
+}: {
+  label: string;
+  tip: string;
+  reason?: string | null;
+  color?: string;
+  loading?: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  const button = (
+    <ActionIcon variant="subtle" color={color} size={28} aria-label={label} disabled={!!reason} loading={loading} onClick={onClick}>
+      {children}
+    </ActionIcon>
+  );
   return (
-    <Tooltip label={reason} withArrow>
-      <span style={{ display: 'inline-block' }}>{children}</span>
+    <Tooltip label={reason ?? tip} withArrow>
+      {reason ? <span style={{ display: 'inline-block' }}>{button}</span> : button}
     </Tooltip>
   );
 }
@@ -48,6 +73,7 @@ function UsersTable() {
     url: USERS_LIST_URL,
     listKey: 'users',
     defaultSort: { name: 'nom', direction: 'asc' },
+    urlState: true,
   });
   const [typeOf, setTypeOf] = useState<UserRow | null>(null);
   const [sitesOf, setSitesOf] = useState<UserRow | null>(null);
@@ -113,16 +139,19 @@ function UsersTable() {
       accessor: 'date',
       title: 'Date inscription',
       sortable: true,
+      noWrap: true,
       render: (u) => formatParisDate(u.date),
-      filterBy: { type: 'text', name: 'date', placeholder: 'jj/mm/aaaa' },
+      filterBy: { type: 'text', name: 'date', placeholder: 'jj/mm/aaaa', description: DATE_FILTER_HINT },
     },
-    { accessor: 'organisme', title: 'Organisme', sortable: true, filterBy: { type: 'text', name: 'organisme' } },
-    { accessor: 'nom', title: 'Nom', sortable: true, filterBy: { type: 'text', name: 'nom' } },
-    { accessor: 'prenom', title: 'Prénom', sortable: true, filterBy: { type: 'text', name: 'prenom' } },
+    { accessor: 'organisme', title: 'Organisme', sortable: true, width: 150, ellipsis: true, filterBy: { type: 'text', name: 'organisme' } },
+    { accessor: 'nom', title: 'Nom', sortable: true, width: 130, ellipsis: true, filterBy: { type: 'text', name: 'nom' } },
+    { accessor: 'prenom', title: 'Prénom', sortable: true, width: 130, ellipsis: true, filterBy: { type: 'text', name: 'prenom' } },
     {
       accessor: 'email',
       title: 'Email',
       sortable: true,
+      width: 200,
+      ellipsis: true,
       filterBy: { type: 'text', name: 'email' },
       cellsStyle: (u) => (u.emailValide ? undefined : RED_CELL),
       render: (u) => (
@@ -132,85 +161,55 @@ function UsersTable() {
         </>
       ),
     },
-    { accessor: 'tel', title: 'Téléphone', sortable: true, filterBy: { type: 'text', name: 'tel' } },
-    { accessor: 'typeUser', title: 'Type', sortable: true, sortKey: 'type', filterBy: { type: 'text', name: 'type' } },
-    { accessor: 'site', title: 'Site', cellsStyle: (u) => (u.site === NO_SITE ? RED_CELL : undefined) },
+    { accessor: 'tel', title: 'Téléphone', sortable: true, noWrap: true, filterBy: { type: 'text', name: 'tel' } },
+    { accessor: 'typeUser', title: 'Type', sortable: true, sortKey: 'type', width: 120, ellipsis: true, filterBy: { type: 'text', name: 'type' } },
+    { accessor: 'site', title: 'Site', width: 160, ellipsis: true, cellsStyle: (u) => (u.site === NO_SITE ? RED_CELL : undefined) },
     {
       accessor: 'actif',
       title: 'Actif',
       sortable: true,
+      noWrap: true,
       render: (u) => (u.actif ? 'Oui' : 'Non'),
       cellsStyle: (u) => (u.actif ? undefined : RED_CELL),
     },
     {
-      accessor: 'editType',
-      title: <VisuallyHidden>Type</VisuallyHidden>,
-      width: 56,
-      render: (u) => (
-        <WithReason reason={u.emailValide ? null : 'Adresse mail non validée'}>
-          <ActionIcon variant="subtle" aria-label={`Modifier le type de ${fullName(u)}`} disabled={!u.emailValide} onClick={() => setTypeOf(u)}>
-            <IconUserEdit size={18} aria-hidden />
-          </ActionIcon>
-        </WithReason>
-      ),
-    },
-    {
-      accessor: 'editSites',
-      title: <VisuallyHidden>Sites</VisuallyHidden>,
+      accessor: 'actions',
+      title: 'Actions',
+      textAlign: 'right',
+      pinned: 'right',
+      width: 172,
       render: (u) => {
-        const reason = !u.actif ? 'Compte inactif' : u.idTypeUser === TYPE_PRESTATAIRE ? 'Un prestataire voit tous les sites' : null;
+        const name = fullName(u);
+        const notValidated = u.emailValide ? null : 'Adresse mail non validée';
+        const sitesReason = !u.actif ? 'Compte inactif' : u.idTypeUser === TYPE_PRESTATAIRE ? 'Un prestataire voit tous les sites' : null;
         return (
-          <WithReason reason={reason}>
-            <Button size="compact-sm" variant="light" disabled={reason !== null} onClick={() => setSitesOf(u)} aria-label={`Voir / Modifier les sites de ${fullName(u)}`}>
-              Voir / Modifier
-            </Button>
-          </WithReason>
+          <Group gap={4} wrap="nowrap" justify="flex-end">
+            <RowAction label={`Modifier le type de ${name}`} tip="Modifier le type" reason={notValidated} onClick={() => setTypeOf(u)}>
+              <IconUserEdit size={18} aria-hidden />
+            </RowAction>
+            <RowAction label={`Voir / Modifier les sites de ${name}`} tip="Voir / Modifier les sites" reason={sitesReason} onClick={() => setSitesOf(u)}>
+              <IconBuildingCommunity size={18} aria-hidden />
+            </RowAction>
+            {!u.actif && (
+              <RowAction label={`Activer ${name}`} tip="Activer" reason={notValidated} color="green" loading={busy === u.id} onClick={() => void run(u, activateUser)}>
+                <IconUserCheck size={18} aria-hidden />
+              </RowAction>
+            )}
+            {u.actif ? (
+              <RowAction label={`Désactiver ${name}`} tip="Désactiver" color="orange" loading={busy === u.id} onClick={() => confirmDeactivate(u)}>
+                <IconUserOff size={18} aria-hidden />
+              </RowAction>
+            ) : (
+              <RowAction label={`Refuser ${name}`} tip="Refuser" color="orange" loading={busy === u.id} onClick={() => void run(u, refuseUser)}>
+                <IconUserX size={18} aria-hidden />
+              </RowAction>
+            )}
+            <RowAction label={`Supprimer ${name}`} tip="Supprimer" reason={u.actif ? USER_MESSAGES.deleteActive : null} color="red" onClick={() => confirmDelete(u)}>
+              <IconTrash size={18} aria-hidden />
+            </RowAction>
+          </Group>
         );
       },
-    },
-    {
-      accessor: 'state',
-      title: <VisuallyHidden>Activation</VisuallyHidden>,
-      render: (u) => (
-        <Group gap={6} wrap="nowrap">
-          {!u.actif && (
-            <WithReason reason={u.emailValide ? null : 'Adresse mail non validée'}>
-              <Button
-                size="compact-sm"
-                color="green"
-                disabled={!u.emailValide}
-                loading={busy === u.id}
-                onClick={() => void run(u, activateUser)}
-                aria-label={`Activer ${fullName(u)}`}
-              >
-                Activer
-              </Button>
-            </WithReason>
-          )}
-          <Button
-            size="compact-sm"
-            color="orange"
-            variant="light"
-            loading={busy === u.id}
-            onClick={() => (u.actif ? confirmDeactivate(u) : void run(u, refuseUser))}
-            aria-label={`${u.actif ? 'Désactiver' : 'Refuser'} ${fullName(u)}`}
-          >
-            {u.actif ? 'Désactiver' : 'Refuser'}
-          </Button>
-        </Group>
-      ),
-    },
-    {
-      accessor: 'delete',
-      title: <VisuallyHidden>Supprimer</VisuallyHidden>,
-      width: 56,
-      render: (u) => (
-        <WithReason reason={u.actif ? USER_MESSAGES.deleteActive : null}>
-          <ActionIcon variant="subtle" color="red" aria-label={`Supprimer ${fullName(u)}`} disabled={u.actif} onClick={() => confirmDelete(u)}>
-            <IconTrash size={18} aria-hidden />
-          </ActionIcon>
-        </WithReason>
-      ),
     },
   ];
 
