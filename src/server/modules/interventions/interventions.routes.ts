@@ -2,6 +2,7 @@
 // idempotent add, the public per-site table, and the administration: lists, one
 // intervention, correction, deletion and export. The tables (lists, search, export) are
 // interventions-tables.service.ts; the add, correction and deletion their own services.
+import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps.js';
@@ -61,7 +62,7 @@ export default async function interventionsRoutes(fastify: FastifyInstance, deps
     (request) => tables.adminList(request.query),
   );
 
-  app.get('/admin/intervention/export', { preValidation: canList, schema: { querystring: interventionAdminListQuerySchema } }, async (request, reply) =>
+  app.get('/admin/intervention/export', { preValidation: canList, schema: { querystring: interventionAdminListQuerySchema, response: { 200: z.string().meta({ description: 'Fichier CSV export.csv (UTF-8 avec BOM, « ; »), colonnes du tableau' }) } } }, async (request, reply) =>
     sendCsvBody(reply, 'export.csv', await tables.exportCsv(request.query)),
   );
 

@@ -60,7 +60,7 @@ export default async function statisticsRoutes(fastify: FastifyInstance, deps: A
   app.get('/admin/stats/prestataire/get/all', { preValidation: guard, schema: { response: { 200: z.array(prestataireSchema) } } }, () => repo.prestataires());
 
   for (const kind of EXPORT_KINDS) {
-    app.get(`/admin/intervention/export/${kind}/by/site`, { preValidation: guard, schema: { querystring: exportQuerySchema } }, (request, reply) => {
+    app.get(`/admin/intervention/export/${kind}/by/site`, { preValidation: guard, schema: { querystring: exportQuerySchema, response: { 200: z.string().meta({ description: `Fichier CSV export_${kind}_par_site_{année}.csv (UTF-8 avec BOM, « ; »)` }) } } }, async (request, reply) => {
       const { annee, prestataire } = request.query;
       return sendCsv(reply, `export_${kind}_par_site_${annee}.csv`, exportColumns(kind), repo.exportBatches(kind, annee, { prestataire }));
     });

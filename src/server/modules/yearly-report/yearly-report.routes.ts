@@ -1,5 +1,6 @@
 // Routes of the yearly report (ROLE_ADMIN, ROLE_ADMIN_SITE): the figures of a year for the
 // programme or one site, and the same figures as CSV (one row for the whole, one per site).
+import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps.js';
@@ -55,7 +56,7 @@ export default async function yearlyReportRoutes(fastify: FastifyInstance, deps:
     service.report(request.query, new Date()),
   );
 
-  app.get('/admin/rapport/export', { preHandler: guard, schema: { querystring: reportQuerySchema, response: { 404: errorBodySchema } } }, async (request, reply) => {
+  app.get('/admin/rapport/export', { preHandler: guard, schema: { querystring: reportQuerySchema, response: { 200: z.string().meta({ description: 'Fichier CSV du rapport annuel (UTF-8 avec BOM, « ; »)' }), 404: errorBodySchema } } }, async (request, reply) => {
     const report = await service.report(request.query, new Date());
     const actions = await service.catalogue();
     const whole: CsvRow = report.site
