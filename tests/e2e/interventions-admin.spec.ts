@@ -1,4 +1,4 @@
-// Issue 10, interventions administration: an agent with ROLE_ADMIN_SITE, ROLE_ADMIN_UPDATE and
+// Interventions administration: an agent with ROLE_ADMIN_SITE, ROLE_ADMIN_UPDATE and
 // ROLE_ADMIN_DELETE (the demo agent rpenven, given those roles by the e2e administrator
 // through the roles API) filters the log by site and action, corrects a temperature, deletes
 // a repair-to-do whose request is still pending (warned that the request goes too), and
@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import crypto from 'node:crypto';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E_ADMIN } from '../helpers/e2e-env';
+import { clearPendingRequests } from '../helpers/e2e-field';
 
 const AGENT = { login: 'rpenven', password: 'demo-compost', name: 'PENVEN Rozenn' };
 const ROLES = ['ROLE_ADMIN_SITE', 'ROLE_ADMIN_UPDATE', 'ROLE_ADMIN_DELETE'];
@@ -55,7 +56,6 @@ test('an agent filters, corrects, deletes with its pending request, and exports 
   // Setup: the roles, then two entries on the first active site, recorded by the agent.
   const adminContext = await browser.newContext();
   await giveRoles(adminContext.request);
-  await adminContext.close();
 
   await loginAs(page, AGENT.login, AGENT.password);
   const request = page.request;
@@ -64,6 +64,9 @@ test('an agent filters, corrects, deletes with its pending request, and exports 
   const siteLabel = site.nom ? `${site.nom} (${site.code})` : site.code;
   const infos = (await (await request.get(`/api/admin/site/get/infos/pour/intervention/${site.id}`)).json()) as { siteComposteurs: { id: number; typeBac: number }[] };
   const apport = infos.siteComposteurs.find((c) => c.typeBac === 1)!;
+  // A repair entry on a cell that already has a pending repair request adds to it: start clean.
+  await clearPendingRequests(adminContext.request, site.id, apport.id);
+  await adminContext.close();
   const marker = `E2E-${crypto.randomBytes(3).toString('hex')}`;
   const add = await request.post('/api/admin/intervention/add', {
     data: {

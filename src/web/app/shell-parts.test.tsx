@@ -1,11 +1,12 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MantineProvider } from '@mantine/core';
+import { MantineProvider, Modal, type MantineColorsTuple } from '@mantine/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { browser } from '../lib/browser';
 import { requestLogout, registerBeforeLogout } from './logout';
 import { useUpdateStore } from './pwa';
 import { collectPaths } from './route-paths';
+import { theme } from './theme';
 import { UpdatePrompt } from './update-prompt';
 
 afterEach(() => {
@@ -79,5 +80,48 @@ describe('collectPaths', () => {
       { element: null, children: [{ path: '/admin/role/' }] },
     ]);
     expect([...paths].sort()).toEqual(['/admin/role', '/admin/site', '/admin/site/carte', '/admin/user']);
+  });
+});
+
+/** WCAG 2.x contrast ratio of two #rrggbb colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (hex: string) => {
+    const [r, g, bl] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+describe('theme', () => {
+  const shade = (color: string, i: number) => (theme.colors![color] as MantineColorsTuple)[i];
+  const WHITE = '#ffffff';
+
+  it('gives every colour the app uses a text contrast of 4.5:1 at least (WCAG 2.2 AA)', () => {
+    expect(theme.primaryColor).toBe('green');
+    expect(theme.primaryShade).toEqual({ light: 8, dark: 8 });
+    for (const color of ['green', 'orange', 'teal', 'yellow', 'red', 'gray']) {
+      // Filled buttons and badges: white on shade 8.
+      expect(contrast(WHITE, shade(color, 8)), `${color} filled`).toBeGreaterThanOrEqual(4.5);
+      // Light buttons, badges and alerts: shade 9 on shade 1.
+      expect(contrast(shade(color, 9), shade(color, 1)), `${color} light`).toBeGreaterThanOrEqual(4.5);
+      // Coloured text (c="red"): shade 8 on white and on the table stripes.
+      expect(contrast(shade(color, 8), shade('gray', 0)), `${color} text`).toBeGreaterThanOrEqual(4.5);
+    }
+    // Dimmed text (gray.6) on white and on a hovered row (gray.1); field errors (red.6).
+    expect(contrast(shade('gray', 6), WHITE)).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(shade('gray', 6), shade('gray', 1))).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(shade('red', 6), WHITE)).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('names the close button of every dialog', () => {
+    render(
+      <MantineProvider theme={theme} env="test">
+        <Modal opened onClose={() => {}} title="Détails demande">
+          Contenu
+        </Modal>
+      </MantineProvider>,
+    );
+    expect(screen.getByRole('button', { name: 'Fermer' })).toBeInTheDocument();
   });
 });

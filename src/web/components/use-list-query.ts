@@ -16,7 +16,8 @@
 // than recherche, tri, sens and lignes is a filter (a repeated key is a list), and the URL is
 // the whole truth: `initialFilter` is not used. The URL changes in place (no history entry per
 // keystroke); a navigation to the same screen with another query string (a link, the back
-// button) sets the list to it. The option must not change during the life of the screen.
+// button) sets the list to it. The option must not change during the life of the screen, and
+// only one list of a screen may use it (the query string has room for one).
 //
 // Two copies of search and filters are kept: `draft` is what the inputs show, `applied` is
 // what the server was asked for. A search or filter change waits DEBOUNCE_MS of quiet before

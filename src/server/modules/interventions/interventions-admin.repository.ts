@@ -136,6 +136,8 @@ export interface ResolvedSearch {
   text: string | null;
   /** 'narrow': few matches over the whole log, gathered first; 'broad': a filter on the walk. */
   mode: 'narrow' | 'broad';
+  /** One part alone matches more than COUNT_CAP rows of the whole log: no need to count them. */
+  beyondCap?: boolean;
 }
 
 /** A label column already accent-free and lower-cased matches the term. */
@@ -148,9 +150,13 @@ function labelMatch(column: RawBuilder<unknown>, term: string) {
   return shortWordTerm(term) ? wordStartsUnaccent(column, term) : ilikeUnaccent(column, term);
 }
 
-/** Free text of intervention i matches the term, through an index when there is one for it. */
-function freeTextMatch(term: string): RawBuilder<SqlBool> {
-  if (shortWordTerm(term)) return sql<SqlBool>`(${HAS_FREE_TEXT} AND ${wordStartsNormalized(FREE_TEXT, term)})`;
+/**
+ * Free text of intervention i matches the term: in the form the indexes of migration 015 serve
+ * (gathering a narrow search's matches), or as a plain check of the row at hand (a walk), where
+ * listing the word starts of each row would cost far more than one regular expression.
+ */
+function freeTextMatch(term: string, use: 'index' | 'check' = 'index'): RawBuilder<SqlBool> {
+  if (shortWordTerm(term)) return sql<SqlBool>`(${HAS_FREE_TEXT} AND ${use === 'index' ? wordStartsNormalized(FREE_TEXT, term) : wordStartsIn(FREE_TEXT, term)})`;
   return sql<SqlBool>`(${HAS_FREE_TEXT} AND ${containsNormalized(FREE_TEXT, term)})`;
 }
 
@@ -167,7 +173,7 @@ function searchCondition(s: ResolvedSearch): RawBuilder<SqlBool> {
   if (s.actions.length) parts.push(sql<SqlBool>`i.type_action_id = ANY(${intArray(s.actions)})`);
   if (s.bacs.length) parts.push(sql<SqlBool>`i.type_bac_id = ANY(${intArray(s.bacs)})`);
   if (s.constantes.length) parts.push(constanteMatch(s.constantes));
-  if (s.text !== null) parts.push(freeTextMatch(s.text));
+  if (s.text !== null) parts.push(freeTextMatch(s.text, 'check'));
   return parts.length ? sql<SqlBool>`(${sql.join(parts, sql` OR `)})` : sql<SqlBool>`false`;
 }
 
@@ -339,17 +345,24 @@ function rowsQuery(ids: RawBuilder<unknown>, withFlags = true) {
 
 /** The display columns of intervention i (everything but the sort keys). */
 function displayColumns(withFlags: boolean) {
-  // The flags say whether the table may offer to edit or delete the row; an export has no use
-  // for them, and over a batch of a thousand rows the planner hashes every request of the
-  // table to answer them (20 ms a batch at a million interventions).
+  // The flags say whether the table may offer to edit or delete the row (the rules of
+  // interventions-admin.service.ts); an export has no use for them, and over a batch of a
+  // thousand rows the planner hashes every request of the table to answer them (20 ms a batch at
+  // a million interventions). A request is called for by its first trigger and by the later
+  // entries that signalled it again (demande_signalement).
+  // Two indexed lookups (an OR of the two would read every request for each row).
+  const calledFor = sql`(SELECT d.id, d.statut_id, d.intervention_realisee_id FROM demande_intervention d WHERE d.intervention_declenchante_id = i.id
+    UNION ALL SELECT d.id, d.statut_id, d.intervention_realisee_id FROM demande_signalement ds JOIN demande_intervention d ON d.id = ds.demande_intervention_id
+      WHERE ds.intervention_id = i.id)`;
   const flags = withFlags
     ? sql`(i.demande_intervention_id IS NOT NULL
         OR EXISTS (SELECT 1 FROM demande_intervention d WHERE d.intervention_realisee_id = i.id)
-        OR EXISTS (SELECT 1 FROM demande_intervention d WHERE d.intervention_declenchante_id = i.id AND d.statut_id = ${STATUT_REALISEE})) AS locked,
+        OR EXISTS (SELECT 1 FROM demande_intervention d WHERE d.intervention_declenchante_id = i.id AND d.statut_id = ${STATUT_REALISEE})
+        OR EXISTS (SELECT 1 FROM demande_signalement ds JOIN demande_intervention d ON d.id = ds.demande_intervention_id
+                    WHERE ds.intervention_id = i.id AND d.statut_id = ${STATUT_REALISEE})) AS locked,
       EXISTS (SELECT 1 FROM demande_intervention d WHERE d.intervention_declenchante_id = i.id AND d.statut_id IN (3, 4)) AS "pendingDemande",
-      (SELECT d.statut_id FROM demande_intervention d WHERE d.intervention_declenchante_id = i.id ORDER BY d.id DESC LIMIT 1) AS "idStatut",
-      (SELECT d.intervention_realisee_id FROM demande_intervention d WHERE d.intervention_declenchante_id = i.id AND d.intervention_realisee_id IS NOT NULL
-        ORDER BY d.id DESC LIMIT 1) AS "interventionRealisee"`
+      (SELECT c.statut_id FROM ${calledFor} c ORDER BY c.id DESC LIMIT 1) AS "idStatut",
+      (SELECT c.intervention_realisee_id FROM ${calledFor} c WHERE c.intervention_realisee_id IS NOT NULL ORDER BY c.id DESC LIMIT 1) AS "interventionRealisee"`
     : sql`false AS locked, false AS "pendingDemande", NULL::int AS "idStatut", NULL::int AS "interventionRealisee"`;
   return sql`i.type_action_id AS "idAction", (SELECT ta.libelle FROM type_action ta WHERE ta.id = i.type_action_id) AS "typeAction",
       (SELECT ta.valeur FROM type_action ta WHERE ta.id = i.type_action_id) AS "actionValeur",
@@ -557,15 +570,13 @@ export const interventionListQueries = {
    * How many rows of the whole log the labels of the search can match at most (each part
    * counted from the summaries), and how many rows the log holds.
    */
-  labelReach(s: Omit<ResolvedSearch, 'mode' | 'text'>) {
+  labelReach(s: Omit<ResolvedSearch, 'mode' | 'text'>, withAccounts: boolean) {
     const sum = (q: RawBuilder<unknown>) => sql`coalesce((${q}), 0)::float8`;
-    return sql<{ reach: number; total: number }>`SELECT
-      ${sum(sql`SELECT sum(n) FROM intervention_count WHERE type_action_id = 0 AND site_id = ANY(${intArray(s.sites)})`)}
-      + ${sum(sql`SELECT sum(n) FROM intervention_count WHERE type_action_id = ANY(${intArray(s.actions)})`)}
-      + ${sum(sql`SELECT sum(nb) FROM intervention_stats_mois_intervenant WHERE intervenant_id = ANY(${intArray(s.accounts)})`)}
-      + ${s.constantes.length ? sql`(SELECT count(*) FROM intervention i WHERE ${constanteMatch(s.constantes)})::float8` : sql`0`}
-      + ${s.bacs.length ? sql`'Infinity'::float8` : sql`0`}
-      AS reach,
+    return sql<{ sites: number; actions: number; accounts: number | null; constantes: number; total: number }>`SELECT
+      ${sum(sql`SELECT sum(n) FROM intervention_count WHERE type_action_id = 0 AND site_id = ANY(${intArray(s.sites)})`)} AS sites,
+      ${sum(sql`SELECT sum(n) FROM intervention_count WHERE type_action_id = ANY(${intArray(s.actions)})`)} AS actions,
+      ${withAccounts ? sum(sql`SELECT sum(nb) FROM intervention_stats_mois_intervenant WHERE intervenant_id = ANY(${intArray(s.accounts)})`) : sql`NULL::float8`} AS accounts,
+      ${s.constantes.length ? sql`(SELECT count(*) FROM intervention i WHERE ${constanteMatch(s.constantes)})::float8` : sql`0::float8`} AS constantes,
       ${sum(sql`SELECT sum(n) FROM intervention_count WHERE type_action_id = 0`)} AS total`;
   },
 
@@ -574,14 +585,14 @@ export const interventionListQueries = {
     sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT 1 FROM intervention i WHERE ${freeTextMatch(term)} LIMIT ${cap}) t`,
 };
 
+/** More people than this matching a term: the search is broad (counting their rows would cost more than it saves). */
+const NARROW_ACCOUNTS_MAX = 200;
+
 /**
  * Gathering the matches first beats filtering the walk while they are fewer than
  * sqrt(COUNT_CAP x rows): the walk reads rows / matches rows per match, and counting stops at
  * COUNT_CAP + 1 matches.
  */
-/** More people than this matching a term: the search is broad (counting their rows would cost more than it saves). */
-const NARROW_ACCOUNTS_MAX = 200;
-
 export function narrowLimit(total: number) {
   return Math.max(1000, Math.sqrt(COUNT_CAP * total));
 }
@@ -608,14 +619,18 @@ export function createInterventionsAdminRepository(db: Db) {
     // A term no index can look up in free text (no run of three letters or digits, and not a
     // word start) is looked for by the walk.
     if (text !== null && !freeTextIndexable(text)) return { ...base, mode: 'broad' };
+    // Each part is counted exactly from the summaries (people: when they are few enough for it
+    // to be cheap); their sum bounds the matches (a row may match twice).
+    const manyPeople = base.accounts.length > NARROW_ACCOUNTS_MAX;
+    const parts = (await interventionListQueries.labelReach(base, !manyPeople).execute(db)).rows[0];
+    // One part past the cap: the walk meets matches soon and the count is known.
+    if (Math.max(parts.sites, parts.actions, parts.accounts ?? 0, parts.constantes) > COUNT_CAP) return { ...base, mode: 'broad', beyondCap: true };
     // Any cell type, or many people, match much of the log.
-    if (base.bacs.length > 0 || base.accounts.length > NARROW_ACCOUNTS_MAX) return { ...base, mode: 'broad' };
-    const { reach, total } = (await interventionListQueries.labelReach(base).execute(db)).rows[0];
-    const limit = narrowLimit(total);
+    const reach = base.bacs.length > 0 || manyPeople ? Infinity : parts.sites + parts.actions + (parts.accounts ?? 0) + parts.constantes;
+    const limit = narrowLimit(parts.total);
     if (reach > limit) return { ...base, mode: 'broad' };
-    // The free text is counted only as far as it can still matter.
-    const left = Math.floor(limit - reach) + 1;
-    const textCount = base.text === null ? 0 : (await interventionListQueries.textReach(base.text, left).execute(db)).rows[0].n;
+    const textCount = base.text === null ? 0 : (await interventionListQueries.textReach(base.text, COUNT_CAP + 1).execute(db)).rows[0].n;
+    if (textCount > COUNT_CAP) return { ...base, mode: 'broad', beyondCap: true };
     return { ...base, mode: reach + textCount <= limit ? 'narrow' : 'broad' };
   }
 
@@ -646,11 +661,12 @@ export function createInterventionsAdminRepository(db: Db) {
     async list(f: ListFilter, sort: ListSort, page: { limit: number; offset: number }) {
       const [date, search] = await Promise.all([resolveDate(f), resolveSearch(f)]);
       if (date?.kind === 'none') return { count: 0, countCapped: false, rows: [] as InterventionListRecord[] };
+      const pageRows = interventionListQueries.page(f, date, sort, page.limit, page.offset, search).execute(db);
+      // The search alone, one of its parts already past the cap: nothing to count.
+      const onlySearch = !date && f.action === undefined && f.typeBac === undefined && f.numeroBac === undefined && f.siteId === undefined;
+      if (search?.beyondCap && onlySearch) return { count: COUNT_CAP, countCapped: true, rows: (await pageRows).rows };
       const count = interventionListQueries.count(f, date, search);
-      const [countRes, rows] = await Promise.all([
-        count.query.execute(db),
-        interventionListQueries.page(f, date, sort, page.limit, page.offset, search).execute(db),
-      ]);
+      const [countRes, rows] = await Promise.all([count.query.execute(db), pageRows]);
       const n = countRes.rows[0]?.count ?? 0;
       const capped = count.capped && n > COUNT_CAP;
       return { count: capped ? COUNT_CAP : n, countCapped: capped, rows: rows.rows };

@@ -1,6 +1,7 @@
 // The three interventions tables through the API: the search box (server side) of the global
 // list, of one site's list for administrators and of the public per-site list; the fields every
 // row carries; and what an anonymous caller of the public list may not see.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DRIVERS, createAccount, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
 import { createEquippedSite } from './test-factories.js';
@@ -18,6 +19,7 @@ describe.each(TEST_DRIVERS)('interventions tables (%s)', (driver) => {
   let referent: Awaited<ReturnType<typeof loggedAs>>;
   let epinette: Site;
   let bouleau: Site;
+  let chene: Site;
   const r: Record<string, number> = {};
   let demande = 0;
 
@@ -86,6 +88,21 @@ describe.each(TEST_DRIVERS)('interventions tables (%s)', (driver) => {
         .executeTakeFirstOrThrow()
     ).id;
     await ctx.db.updateTable('intervention').set({ demande_intervention_id: demande }).where('id', '=', r.b3).execute();
+    // e3 ('Plein') signalled again a request raised earlier on its cell, processed since.
+    const signalled = (
+      await ctx.db
+        .insertInto('demande_intervention')
+        .values({ site_id: epinette.id, site_composteur_id: epinette.broyat, statut_id: 5, type_action_programmee_id: 12, date_echeance: new Date('2025-05-10T08:00:00Z') })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    await ctx.db.insertInto('demande_signalement').values({ demande_intervention_id: signalled, intervention_id: r.e3, date_echeance: new Date('2025-05-10T08:00:00Z') }).execute();
+    // A busy site of 20,001 turnings in 2024 and 2025: twice as many as a count goes to.
+    chene = await createEquippedSite(ctx.db, { nom: 'Chêne' });
+    const morvan = (await createAccount(ctx.db, { nom: 'MORVAN', prenom: 'Yann' })).id;
+    await sql`INSERT INTO intervention (date, site_id, site_composteur_id, type_action_id, intervenant_id)
+      SELECT timestamptz '2024-01-01 08:00:00+00' + g * interval '17 minutes', ${chene.id}::int, ${chene.apport}::int, 1, ${morvan}::int
+      FROM generate_series(1, 20001) g`.execute(ctx.db);
   });
   afterAll(() => ctx.close());
 
@@ -124,6 +141,17 @@ describe.each(TEST_DRIVERS)('interventions tables (%s)', (driver) => {
         };
         for (const name of ['date', 'site', 'action'] as const) expect(await run('narrow', name), `${search} ${name}`).toEqual(await run('broad', name));
       }
+    });
+
+    it("says 'more than 10,000' for a search matching more, and pages it newest first", async () => {
+      const all = (await get(admin.cookie, `${LIST}?search=chene`)).json();
+      expect(all).toMatchObject({ count: 10_000, countCapped: true });
+      expect(all.interventions).toHaveLength(20);
+      expect(all.interventions[0]).toMatchObject({ site: 'Chêne', date: new Date(Date.UTC(2024, 0, 1, 8) + 20_001 * 17 * 60_000).toISOString() });
+      const withFilter = (await get(admin.cookie, `${LIST}?search=morvan&filter[action]=1`)).json();
+      expect(withFilter).toMatchObject({ count: 10_000, countCapped: true });
+      const none = (await get(admin.cookie, `${LIST}?search=morvan&filter[action]=6`)).json();
+      expect(none).toMatchObject({ count: 0, countCapped: false, interventions: [] });
     });
 
     it('refuses a search longer than 200 characters or with control characters', async () => {
@@ -203,6 +231,9 @@ describe.each(TEST_DRIVERS)('interventions tables (%s)', (driver) => {
       // The trigger knows its request's status and the intervention that processed it; the result, its request.
       expect(byId.get(r.b2)).toMatchObject({ idStatut: 5, interventionRealisee: r.b3, demandeIntervention: null, locked: true });
       expect(byId.get(r.b3)).toMatchObject({ demandeIntervention: demande, idStatut: null, interventionRealisee: null, locked: true });
+      // A later entry that called for a request already processed is locked like its first trigger.
+      expect(byId.get(r.e3)).toMatchObject({ idStatut: 5, locked: true });
+      expect(byId.get(r.e1)).toMatchObject({ idStatut: null, locked: false });
     });
 
     it('gives the public rows the same fields, less the names for an anonymous caller', async () => {

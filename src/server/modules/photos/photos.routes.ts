@@ -1,16 +1,20 @@
 // Photos of field entries: the upload of one photo of an intervention (multipart, one request
 // per photo, idempotent by the photo's client id) and the reading of a photo or its thumbnail.
 // Multipart is registered here only: no other route accepts it.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import multipart from '@fastify/multipart';
+import { z } from 'zod';
 import type { AppDeps } from '../../deps.js';
 import { errorBodySchema, type FieldError } from '../../../shared/errors.js';
 import { idParamsSchema } from '../../../shared/schemas/common.js';
-import { PHOTO_MESSAGES, photoAddResponseSchema, photoClientIdSchema, photoQuerySchema } from '../../../shared/schemas/photos.js';
+import { PHOTO_MESSAGES, photoAddResponseSchema, photoClientIdSchema, photoQuerySchema, type PhotoSize } from '../../../shared/schemas/photos.js';
 import { HttpError, ValidationError } from '../../errors.js';
 import { MAX_PHOTO_BYTES } from './photo-image.js';
 import { createPhotosService, photoEtag } from './photos.service.js';
+
+/** The image is sent as it is stored: described for the API documentation only. */
+const imageAnswer = z.string().meta({ description: 'Image JPEG sans métadonnées : miniature (320 px au plus) ou complète (1600 px au plus)' });
 
 /** Room for the multipart envelope and the clientId field around the image. */
 const ENVELOPE_BYTES = 64 * 1024;
@@ -89,21 +93,26 @@ export default async function photosRoutes(fastify: FastifyInstance, deps: AppDe
     '/admin/photo/:id',
     {
       preValidation: app.guard('intervention.list', 'request.manage', 'intervention.add'),
-      schema: { params: idParamsSchema, querystring: photoQuerySchema },
+      schema: { params: idParamsSchema, querystring: photoQuerySchema, response: { 200: imageAnswer } },
     },
     async (request, reply) => {
       const photo = await service.describeForRead(request.user!, request.params.id);
       const size = request.query.taille;
       const etag = photoEtag(photo.empreinte, size);
-      // Kept by the browser of this user only, and asked again each time: the server checks
-      // the rights on every view, and a 304 spares the bytes.
-      reply.header('cache-control', 'private, no-cache').header('etag', etag);
-      if (matches(request.headers['if-none-match'], etag)) return reply.code(304).send();
-      const bytes = await service.bytes(photo.id, size);
-      return reply
-        .type('image/jpeg')
-        .header('content-disposition', `inline; filename="photo-${photo.id}${size === 'miniature' ? '-miniature' : ''}.jpg"`)
-        .send(bytes);
+      if (matches(request.headers['if-none-match'], etag)) return sendImage(reply, etag, null);
+      return sendImage(reply, etag, { id: photo.id, size, bytes: await service.bytes(photo.id, size) });
     },
   );
+}
+
+/** The image, or a 304 when the browser holds it already. */
+function sendImage(reply: FastifyReply, etag: string, image: { id: number; size: PhotoSize; bytes: Buffer } | null) {
+  // Kept by the browser of this user only, and asked again each time: the server checks the
+  // rights on every view, and a 304 spares the bytes.
+  reply.header('cache-control', 'private, no-cache').header('etag', etag);
+  if (!image) return reply.code(304).send();
+  return reply
+    .type('image/jpeg')
+    .header('content-disposition', `inline; filename="photo-${image.id}${image.size === 'miniature' ? '-miniature' : ''}.jpg"`)
+    .send(image.bytes);
 }

@@ -115,6 +115,15 @@ export function createStatisticsRepository(db: Db) {
         months[f.m - 1] = f.v;
         bySite.set(f.site_id, months);
       }
+      // Sites with interventions in the year, once: the figures themselves for the count of every
+      // action, else from the per-site-month totals (at most one row per site and month).
+      const withData =
+        kind === 'all' && prestataire === undefined
+          ? [...bySite.keys()]
+          : (
+              await sql<{ ids: number[] }>`SELECT ARRAY(SELECT DISTINCT m.site_id FROM intervention_stats_site_mois m
+                WHERE m.mois >= ${yearStart(annee)} AND m.mois < ${yearEnd(annee)}) AS ids`.execute(db)
+            ).rows[0].ids;
       const yearEndsAt = sql`make_timestamptz(${annee + 1}::int, 1, 1, 0, 0, 0, 'Europe/Paris')`;
       let after = '';
       for (;;) {
@@ -122,7 +131,7 @@ export function createStatisticsRepository(db: Db) {
           SELECT s.id, s.code, s.nom, s.ville FROM site s
            WHERE s.code > ${after}
              AND ((s.statut_id = ${STATUT_SITE_ACTIF} AND coalesce(s.date_implantation, s.created_at) < ${yearEndsAt})
-                  OR s.id IN (SELECT m.site_id FROM intervention_stats_site_mois m WHERE m.mois >= ${yearStart(annee)} AND m.mois < ${yearEnd(annee)}))
+                  OR s.id = ANY(CAST(${`{${withData.join(',')}}`} AS int[])))
            ORDER BY s.code LIMIT ${batchSize}`.execute(db);
         if (sites.length === 0) return;
         yield sites.map((s) => {
