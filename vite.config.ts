@@ -61,18 +61,19 @@ export default defineConfig({
       },
       output: {
         codeSplitting: {
-          // The field form (the site sheet's blocks and date picker, with what they import) is
-          // one chunk that the shell loads with itself: the phone screen people use most then
-          // comes in three files instead of about thirty small ones, which gzip about 6 KB
-          // smaller (bench: JavaScript of /admin/fiche/site/{id}, budget 250 KB). The other
-          // screens share it too: it holds the Mantine inputs, dialogs and selects they use.
+          // The field form (the site sheet's blocks, with what they import) is one chunk that
+          // the shell loads with itself: the phone screen people use most then comes in a few
+          // files instead of about thirty small ones, which gzip smaller (bench: JavaScript of
+          // /admin/fiche/site/{id}, budget 250 KB). The calendar pickers (@mantine/dates) stay
+          // out of it: the sheet uses the phone's own date input, and only the desk screens
+          // that show a calendar load one.
           groups: [
             // React on its own: the public page of a site (its own entry) needs it and nothing
             // else of the field form's chunk, which would otherwise carry React with it.
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 1 },
             {
               name: 'field-form',
-              test: /src[\\/]web[\\/]modules[\\/]interventions[\\/](intervention-block-fields|site-sheet-form|site-sheet-validation|use-sheet-form)|@mantine[\\/]dates/,
+              test: /src[\\/]web[\\/]modules[\\/]interventions[\\/](intervention-block-fields|site-sheet-form|site-sheet-validation|use-sheet-form)/,
             },
           ],
         },

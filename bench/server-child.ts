@@ -50,13 +50,13 @@ let db: Db;
 let changes: AuthChangeFeed;
 let closeDb: () => Promise<void>;
 if (config.DATABASE_URL) {
-  // The handle db/client.ts's openPostgres makes (its pool, its LISTEN connection), with the query log.
+  // The handle db/postgres-pool.ts's openPostgres makes (its pool, its LISTEN connection), with the query log.
   const handle = createPostgres(config.DATABASE_URL, { queryLog: onLog });
   db = handle.db;
   changes = handle.changes;
   closeDb = handle.close;
 } else {
-  // Same options as db/client.ts's openPGlite (without the directory lock: the parent owns it).
+  // Same options as db/pglite.ts's openPGlite (without the directory lock: the parent owns it).
   const { PGlite } = await import('@electric-sql/pglite');
   const { unaccent } = await import('@electric-sql/pglite/contrib/unaccent');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');

@@ -10,6 +10,7 @@ import authPlugin from './plugins/auth.js';
 import webPlugin from './plugins/web.js';
 import apiRoutes from './routes.js';
 import openapiPlugin from './plugins/openapi.js';
+import { RequestLogController } from './logging.js';
 
 export type { AppConfig, AppDeps } from './deps.js';
 
@@ -83,7 +84,14 @@ export function apiSecurityHeaders(https: boolean): Record<string, string> {
   };
 }
 
-export async function createApp(deps: AppDeps, fastifyOptions: FastifyServerOptions = {}): Promise<FastifyInstance> {
+/**
+ * Fastify's options as main.ts and the tests pass them: the logger, a request log with another
+ * slow-request threshold, and the certificate and key when the server speaks HTTPS itself
+ * (TLS_CERT, TLS_KEY).
+ */
+export type AppServerOptions = FastifyServerOptions & { https?: { cert: Buffer; key: Buffer } };
+
+export async function createApp(deps: AppDeps, fastifyOptions: AppServerOptions = {}): Promise<FastifyInstance> {
   // Over https (PUBLIC_URL), browsers are told to stay on https; over plain http (a phone on
   // the LAN) these headers would send them to an https server that does not exist.
   const https = deps.config.publicUrl.startsWith('https://');
@@ -101,6 +109,8 @@ export async function createApp(deps: AppDeps, fastifyOptions: FastifyServerOpti
     frameworkErrors: (_error, _request, reply) => {
       void (reply as FastifyReply).code(400).send({ status: 'error', message: 'Requête invalide.' });
     },
+    // No line per ordinary request at info: one per slow or failed request (logging.ts).
+    logController: new RequestLogController(),
     ...fastifyOptions,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -126,7 +136,7 @@ export async function createApp(deps: AppDeps, fastifyOptions: FastifyServerOpti
   await app.register(openapiPlugin);
   await app.register(apiRoutes, { prefix: '/api', ...deps });
 
-  // GET /logout is a browser navigation (spec.md section 7): end the session, back to /login.
+  // GET /logout is a browser navigation (as the contract has it): end the session, back to /login.
   // Another site linking here must not log the user out: only the app's own pages (or an
   // address typed by the user) end the session.
   app.get('/logout', async (request, reply) => {

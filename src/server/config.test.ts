@@ -97,6 +97,12 @@ describe('configuration from the environment', () => {
     expect(failure({ TLS_CERT: '/nonexistent/cert.pem', TLS_KEY: '/nonexistent/key.pem' })).toContain('TLS_CERT: le fichier /nonexistent/cert.pem est introuvable');
   });
 
+  it('makes the default public address https when the server has a certificate, unless PUBLIC_URL says otherwise', () => {
+    const c = loadConfig({ TLS_CERT: 'package.json', TLS_KEY: 'package.json', HOST: '0.0.0.0', PORT: '8443' });
+    expect(c).toMatchObject({ publicUrl: 'https://localhost:8443', secureCookies: true });
+    expect(loadConfig({ TLS_CERT: 'package.json', TLS_KEY: 'package.json', PUBLIC_URL: 'https://compost.exemple.fr/' }).publicUrl).toBe('https://compost.exemple.fr');
+  });
+
   it('lists every bad variable at once', () => {
     const msg = failure({ TERRITORY: 'x', PUBLIC_URL: 'y' });
     const lines = msg.split('\n');

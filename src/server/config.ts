@@ -178,7 +178,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const file = raw[name];
     if (file !== undefined && !fs.existsSync(file)) throw new ConfigError(`Configuration invalide :\n  ${name}: le fichier ${file} est introuvable`);
   }
-  const publicUrl = (raw.PUBLIC_URL ?? `http://${urlHost(raw.HOST)}:${raw.PORT}`).replace(/\/$/, '');
+  // With a certificate the server itself speaks https: the links, the Secure cookie and HSTS follow.
+  const scheme = raw.TLS_CERT ? 'https' : 'http';
+  const publicUrl = (raw.PUBLIC_URL ?? `${scheme}://${urlHost(raw.HOST)}:${raw.PORT}`).replace(/\/$/, '');
   return {
     ...raw,
     dataDir,

@@ -62,7 +62,7 @@ export class ServiceUnavailableError extends HttpError {
 export const NO_ANSWER_CODE = 'COMPOST_DB_NO_ANSWER';
 
 /**
- * A statement that got no answer at all in time (db/client.ts): the network went silent, or
+ * A statement that got no answer at all in time (db/postgres-pool.ts): the network went silent, or
  * the server hangs. Its connection is closed; the server rolls back whatever it had started.
  */
 export class DatabaseNoAnswerError extends Error {

@@ -1,4 +1,4 @@
-// Issue 9: probes, answers when the database is out of reach, Fastify's own refusals, the
+// Hardening: probes, answers when the database is out of reach, Fastify's own refusals, the
 // security headers over http and https, no caching of API answers, and who may set the
 // client address (TRUST_PROXY).
 import fs from 'node:fs';

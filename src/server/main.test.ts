@@ -1,10 +1,11 @@
 import fs from 'node:fs';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
-import { firstStartLines, startServer, webBuildNeeded } from './main.js';
+import { firstStartLines, lanUrls, migrationsLine, readyLine, startServer, webBuildNeeded } from './main.js';
 import { DatabaseLockedError } from './db/client.js';
 
 const dirs: string[] = [];
@@ -75,19 +76,45 @@ describe('console logs', () => {
     const cmd = [process.execPath, '--import', 'tsx', '-e', JSON.stringify(snippet)].join(' ');
     const out = spawnSync('script', ['-qec', cmd, '/dev/null'], { encoding: 'utf8' }).stdout;
     const plain = out.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
-    expect(plain).toMatch(/\[\d{2}:\d{2}:\d{2}\] INFO: premier administrateur créé/);
-    expect(plain).toContain('login: "chef"');
+    // One line: the message, then the other fields inline.
+    expect(plain).toMatch(/\[\d{2}:\d{2}:\d{2}\] INFO: premier administrateur créé \{"login":"chef"\}\r?\n/);
     expect(plain).not.toContain('"msg"');
   });
 });
 
 describe('first-start message', () => {
-  it('tells how to log in with the generated password, or with ADMIN_PASSWORD, and nothing on later starts', () => {
+  it('frames the identifiant and the generated password in a box', () => {
     const generated = firstStartLines('http://127.0.0.1:3000', { created: true, login: 'admin', generatedPassword: 'Secret-123456789' });
-    expect(generated.join('\n')).toContain('connectez-vous sur http://127.0.0.1:3000/login avec l\'identifiant « admin »');
-    expect(generated.join('\n')).toContain('mot de passe généré (affiché une seule fois, notez-le) : Secret-123456789');
-    expect(firstStartLines('http://x', { created: true, login: 'chef' }).join('\n')).toContain('le mot de passe de ADMIN_PASSWORD');
+    expect(generated).toEqual([
+      '┌────────────────────────────────────────────────────────────────────┐',
+      '│ Premier démarrage : connectez-vous sur http://127.0.0.1:3000/login │',
+      '│ Identifiant : admin                                                │',
+      '│ Mot de passe généré : Secret-123456789                             │',
+      '│ Il n’est affiché qu’une fois : notez-le maintenant.                │',
+      '└────────────────────────────────────────────────────────────────────┘',
+    ]);
+  });
+
+  it('never prints a password from ADMIN_PASSWORD, and nothing on later starts', () => {
+    expect(firstStartLines('http://x', { created: true, login: 'chef' })).toEqual([
+      'Premier démarrage : connectez-vous sur http://x/login avec l\'identifiant « chef »',
+      '  et le mot de passe de ADMIN_PASSWORD.',
+    ]);
     expect(firstStartLines('http://x', { created: false })).toEqual([]);
+  });
+
+  it('says where the server is ready, with its addresses on the local network', () => {
+    expect(readyLine('Compost', 'https://localhost:3000', ['https://192.168.1.20:3000'])).toBe(
+      'Compost est prêt : https://localhost:3000 (réseau local : https://192.168.1.20:3000)',
+    );
+    expect(readyLine('Compost', 'http://127.0.0.1:3000')).toBe('Compost est prêt : http://127.0.0.1:3000');
+    expect(lanUrls('127.0.0.1', 3000, 'http')).toEqual([]);
+    for (const url of lanUrls('0.0.0.0', 3000, 'https')) expect(url).toMatch(/^https:\/\/\d+\.\d+\.\d+\.\d+:3000$/);
+  });
+
+  it('says which migrations a start applied', () => {
+    expect(migrationsLine([20])).toBe('Base de données : 1 migration appliquée (20)');
+    expect(migrationsLine([1, 2, 3])).toBe('Base de données : 3 migrations appliquées (1 à 3)');
   });
 });
 
@@ -155,11 +182,17 @@ describe('server start', () => {
     try {
       await first.ready();
       expect(first.io.stdout).toMatch(/Compost est prêt : http:\/\/127\.0\.0\.1:\d+/);
-      const password = first.io.stdout.match(/mot de passe généré \(affiché une seule fois, notez-le\) : (\S+)/)?.[1];
+      const password = first.io.stdout.match(/│ Mot de passe généré : (\S+) +│/)?.[1];
       expect(password).toMatch(/^[\w-]{16}$/);
       // Printed once on the console; the JSON log lines never carry it.
       expect((first.io.stdout + first.io.stderr).split(password!).length - 1).toBe(1);
-      expect(first.io.stdout).toContain('"msg":"first administrator created"');
+      const logLines = first.io.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string });
+      expect(logLines.map((l) => l.msg)).toEqual([expect.stringMatching(/^Base de données : \d+ migrations appliquées \(1 à \d+\)$/), 'Premier administrateur créé : « chef »']);
+      // Requests write no line at the default level.
+      const url = first.io.stdout.match(/est prêt : (\S+)/)![1];
+      for (let i = 0; i < 3; i++) expect((await fetch(`${url}/api/app/info/get`)).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(first.io.stdout.split('\n').filter((l) => l.startsWith('{'))).toHaveLength(2);
 
       const second = startProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
       expect(await second.exited).toBe(1);
@@ -195,5 +228,64 @@ describe('server start', () => {
     expect(code).toBe(2);
     expect(err).toContain('Configuration invalide');
     expect(err).toContain('PORT');
+  });
+});
+
+describe('HTTPS', () => {
+  /** A self-signed certificate for localhost and 127.0.0.1, valid one day, made by openssl. */
+  function selfSigned(dir: string, name: string) {
+    const cert = path.join(dir, `${name}.crt`);
+    const key = path.join(dir, `${name}.key`);
+    const args = ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-days', '1'];
+    const res = spawnSync('openssl', [...args, '-keyout', key, '-out', cert], { encoding: 'utf8' });
+    if (res.status !== 0) throw new Error(res.stderr);
+    return { cert, key };
+  }
+
+  /** GET over https trusting only `ca`. */
+  function get(url: string, ca?: Buffer) {
+    return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+      https
+        .get(url, { ca }, (res) => {
+          let body = '';
+          res.on('data', (d) => (body += d));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+        })
+        .on('error', reject);
+    });
+  }
+
+  it('serves https with TLS_CERT and TLS_KEY and prints the https address', async () => {
+    const dir = tempDir();
+    const { cert, key } = selfSigned(dir, 'server');
+    const server = startProcess({ DATA_DIR: dir, TLS_CERT: cert, TLS_KEY: key, ADMIN_PASSWORD: 'un-mot-de-passe', LOG_LEVEL: 'warn' });
+    try {
+      await server.ready();
+      const url = server.io.stdout.match(/Compost est prêt : (https:\/\/127\.0\.0\.1:\d+)\n/)?.[1];
+      expect(url, server.io.stdout).toBeDefined();
+      const res = await get(`${url}/api/app/info/get`, fs.readFileSync(cert));
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.body).appName).toBe('Compost');
+      // Over https the browser is told to stay on https.
+      expect(res.headers['strict-transport-security']).toBe('max-age=15552000');
+      // The certificate is really the one served: without it as a trusted authority, refused.
+      await expect(get(`${url}/api/app/info/get`)).rejects.toThrow(/self[- ]signed/i);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    expect(await server.exited).toBe(0);
+  });
+
+  it('stops with a French message on a key that does not match the certificate or a file that is no certificate', async () => {
+    const dir = tempDir();
+    const a = selfSigned(dir, 'a');
+    const b = selfSigned(dir, 'b');
+    const start = (env: Record<string, string>) => startServer(loadConfig({ PORT: '0', DATA_DIR: dir, LOG_LEVEL: 'silent', ...env }));
+    await expect(start({ TLS_CERT: a.cert, TLS_KEY: b.key })).rejects.toThrow(`TLS_KEY : la clé privée de ${b.key} ne correspond pas au certificat de ${a.cert}.`);
+    await expect(start({ TLS_CERT: 'package.json', TLS_KEY: a.key })).rejects.toThrow('TLS_CERT : le fichier package.json n’est pas un certificat PEM');
+    await expect(start({ TLS_CERT: a.cert, TLS_KEY: a.cert })).rejects.toThrow(`TLS_KEY : le fichier ${a.cert} n’est pas une clé privée PEM lisible`);
+    await expect(start({ TLS_CERT: dir, TLS_KEY: a.key })).rejects.toThrow(`TLS_CERT : impossible de lire le fichier ${dir} (c’est un dossier).`);
+    // Nothing was opened: the data directory holds no database.
+    expect(fs.existsSync(path.join(dir, 'db'))).toBe(false);
   });
 });

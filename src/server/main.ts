@@ -1,8 +1,11 @@
 // config -> database (migrate, seed) -> createApp() -> listen; clean shutdown on signals.
 import path from 'node:path';
 import fs from 'node:fs';
-import pino from 'pino';
-import pretty from 'pino-pretty';
+import os from 'node:os';
+import tls from 'node:tls';
+import { X509Certificate } from 'node:crypto';
+import type pino from 'pino';
+import { createLogger } from './logging.js';
 import { ConfigError, loadConfig, urlHost, type Config } from './config.js';
 import { DatabaseLockedError, describePostgresUrl, openDatabase, type DatabaseHandle } from './db/client.js';
 import { isDatabaseUnavailable } from './errors.js';
@@ -12,6 +15,8 @@ import { seedDemoData } from './db/demo-data.js';
 import { createMailer } from './mailer.js';
 import { createApp } from './app.js';
 import { startAlertScheduler, type AlertScheduler } from './modules/alerts/alerts.scheduler.js';
+
+export { createLogger } from './logging.js';
 
 /** What the web build is made from: a newer file here means dist/ is out of date. */
 export const WEB_SOURCES = ['src/web', 'src/shared', 'public', 'index.html', 'vite.config.ts', 'tsconfig.sw.json', 'package-lock.json'];
@@ -32,38 +37,74 @@ export function webBuildNeeded(root: string, dist: string): boolean {
   return WEB_SOURCES.some((s) => newestMtime(path.join(root, s)) > builtAt);
 }
 
+/** '1 migration appliquée (20)', '20 migrations appliquées (1 à 20)'. */
+export function migrationsLine(applied: number[]): string {
+  const which = applied.length === 1 ? String(applied[0]) : `${applied[0]} à ${applied[applied.length - 1]}`;
+  return applied.length === 1 ? `Base de données : 1 migration appliquée (${which})` : `Base de données : ${applied.length} migrations appliquées (${which})`;
+}
+
+/**
+ * The certificate and key of TLS_CERT and TLS_KEY (config.ts checked that both files exist),
+ * checked to go together before anything else starts; an expired certificate is only a warning
+ * (browsers say so themselves).
+ */
+export function readTls(certFile: string, keyFile: string, log?: pino.Logger): { cert: Buffer; key: Buffer } {
+  const read = (name: string, file: string) => {
+    try {
+      return fs.readFileSync(file);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      const why = code === 'EACCES' ? 'permission refusée' : code === 'EISDIR' ? 'c’est un dossier' : (code ?? (e as Error).message);
+      throw new Error(`${name} : impossible de lire le fichier ${file} (${why}).`);
+    }
+  };
+  const cert = read('TLS_CERT', certFile);
+  const key = read('TLS_KEY', keyFile);
+  let x509: X509Certificate;
+  try {
+    x509 = new X509Certificate(cert);
+  } catch {
+    throw new Error(`TLS_CERT : le fichier ${certFile} n’est pas un certificat PEM (-----BEGIN CERTIFICATE-----).`);
+  }
+  try {
+    tls.createSecureContext({ cert, key });
+  } catch (e) {
+    const reason = (e as Error).message;
+    if (/key values mismatch/i.test(reason)) throw new Error(`TLS_KEY : la clé privée de ${keyFile} ne correspond pas au certificat de ${certFile}.`);
+    throw new Error(`TLS_KEY : le fichier ${keyFile} n’est pas une clé privée PEM lisible (${reason}).`);
+  }
+  if (Date.parse(x509.validTo) < Date.now()) log?.warn(`TLS_CERT : le certificat de ${certFile} a expiré (${x509.validTo}) ; les navigateurs le refuseront.`);
+  return { cert, key };
+}
+
+/** The addresses a phone on the local network can open, when the server listens on every interface. */
+export function lanUrls(host: string, port: number, scheme: string): string[] {
+  if (host !== '0.0.0.0' && host !== '::' && host !== '[::]') return [];
+  const out: string[] = [];
+  for (const list of Object.values(os.networkInterfaces())) {
+    for (const a of list ?? []) if (!a.internal && a.family === 'IPv4') out.push(`${scheme}://${a.address}:${port}`);
+  }
+  return out;
+}
+
 async function prepareDatabase(handle: DatabaseHandle, config: Config, log: pino.Logger): Promise<AdminSeedResult> {
   const { db } = handle;
   const applied = await migrate(db);
-  if (applied.length) log.info({ migrations: applied }, 'migrations applied');
+  if (applied.length) log.info(migrationsLine(applied));
   await seedCities(db, config.TERRITORY);
   await seedStreetsSample(db);
   const admin = await seedAdmin(db, config);
   // The generated password is only ever returned to the caller, which prints it once.
-  if (admin.created) log.info({ login: admin.login }, 'first administrator created');
+  if (admin.created) log.info(`Premier administrateur créé : « ${admin.login} »`);
   if (config.DEMO_DATA) {
     const demo = await seedDemoData(db);
-    if (demo.created) log.info(demo, 'demo data created');
+    if (demo.created) log.info(`Programme de démonstration créé : ${demo.sites} sites, ${demo.interventions} interventions`);
   }
   return admin;
 }
 
 /** How long a start waits for a PostgreSQL server that does not answer yet (starting up, rebooting). */
 export const DATABASE_WAIT_MS = 30_000;
-
-/**
- * The server's logger: one JSON object a line when the output goes to a file, a pipe or a log
- * collector; coloured lines a person can read when it is a terminal.
- */
-export function createLogger(level: string, opts: { pretty?: boolean; destination?: NodeJS.WritableStream } = {}): pino.Logger {
-  const readable = opts.pretty ?? process.stdout.isTTY === true;
-  if (!readable) return opts.destination ? pino({ level }, opts.destination) : pino({ level });
-  return pino(
-    { level },
-    // In this thread and synchronous, so that the last lines before an exit are not lost.
-    pretty({ colorize: !opts.destination, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', sync: true, destination: opts.destination ?? 1 }),
-  );
-}
 
 function errorText(e: unknown): string {
   const err = e as { message?: string; code?: string; errors?: unknown[] };
@@ -76,6 +117,8 @@ function errorText(e: unknown): string {
 export async function startServer(config: Config, opts: { webDir?: string; databaseWaitMs?: number; log?: pino.Logger } = {}) {
   const log = opts.log ?? createLogger(config.LOG_LEVEL);
   const waitMs = opts.databaseWaitMs ?? DATABASE_WAIT_MS;
+  // A certificate that cannot serve stops the start before the database opens.
+  const https = config.TLS_CERT && config.TLS_KEY ? readTls(config.TLS_CERT, config.TLS_KEY, log) : undefined;
   let handle: DatabaseHandle;
   try {
     handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, waitMs, log, statementTimeoutMs: config.DB_STATEMENT_TIMEOUT * 1000 });
@@ -97,8 +140,16 @@ export async function startServer(config: Config, opts: { webDir?: string; datab
     admin = await prepareDatabase(handle, config, log);
     mailer = createMailer({ smtpUrl: config.SMTP_URL, mailDir: path.join(config.dataDir, 'mail'), from: config.MAIL_FROM, log });
     const webDir = opts.webDir && fs.existsSync(path.join(opts.webDir, 'index.html')) ? opts.webDir : undefined;
-    app = await createApp({ db: handle.db, mailer, authChanges: handle.changes, config: { ...config, webDir } }, { loggerInstance: log });
-    await app.listen({ port: config.PORT, host: config.HOST });
+    app = await createApp({ db: handle.db, mailer, authChanges: handle.changes, config: { ...config, webDir } }, { loggerInstance: log, ...(https ? { https } : {}) });
+    // Fastify says where it listens, on one line per address; the ready line (runMain) says it once.
+    const fastifyLog = app.log as pino.Logger;
+    const level = fastifyLog.level;
+    if (fastifyLog.isLevelEnabled('info')) fastifyLog.level = 'warn';
+    try {
+      await app.listen({ port: config.PORT, host: config.HOST });
+    } finally {
+      fastifyLog.level = level;
+    }
   } catch (e) {
     // A failed start releases what it opened: the PGlite lock, the pool, the port.
     await app?.close().catch(() => undefined);
@@ -113,13 +164,15 @@ export async function startServer(config: Config, opts: { webDir?: string; datab
     config.ALERTS_AT === 'off' ? null : startAlertScheduler({ db: handle.db, mailer, config, at: config.ALERTS_AT, log });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
-  const url = `http://${urlHost(config.HOST)}:${port}`;
+  const scheme = https ? 'https' : 'http';
+  const url = `${scheme}://${urlHost(config.HOST)}:${port}`;
+  const lan = lanUrls(config.HOST, port, scheme);
 
   let closing: Promise<void> | null = null;
   const server = app;
-  const close = () => {
+  const close = (reason?: string) => {
     closing ??= (async () => {
-      log.info('arrêt en cours');
+      log.info(reason ? `Arrêt demandé (${reason}) : fin des requêtes en cours…` : 'Arrêt : fin des requêtes en cours…');
       // No new alerts run; one in progress finishes (its e-mails leave) before the database closes.
       await alerts?.stop();
       // Stops accepting connections and waits for the requests in flight (and the mails
@@ -129,16 +182,36 @@ export async function startServer(config: Config, opts: { webDir?: string; datab
     })();
     return closing;
   };
-  return { app, url, admin, close, db: handle.db, log };
+  return { app, url, lan, admin, close, db: handle.db, log };
 }
 
-/** How the first administrator logs in, printed once on the console (never logged). */
+/** Lines framed so that they stand out among the log lines. */
+export function boxed(lines: string[]): string[] {
+  const width = Math.max(...lines.map((l) => l.length));
+  const bar = '─'.repeat(width + 2);
+  return [`┌${bar}┐`, ...lines.map((l) => `│ ${l.padEnd(width)} │`), `└${bar}┘`];
+}
+
+/**
+ * How the first administrator logs in, printed once on the console (never logged): a generated
+ * password in a box; a password from ADMIN_PASSWORD is never printed.
+ */
 export function firstStartLines(url: string, admin: AdminSeedResult): string[] {
   if (!admin.created) return [];
-  const lines = [`Premier démarrage : connectez-vous sur ${url}/login avec l'identifiant « ${admin.login} »`];
-  if (admin.generatedPassword) lines.push(`  et le mot de passe généré (affiché une seule fois, notez-le) : ${admin.generatedPassword}`);
-  else lines.push('  et le mot de passe de ADMIN_PASSWORD.');
-  return lines;
+  if (!admin.generatedPassword) {
+    return [`Premier démarrage : connectez-vous sur ${url}/login avec l'identifiant « ${admin.login} »`, '  et le mot de passe de ADMIN_PASSWORD.'];
+  }
+  return boxed([
+    `Premier démarrage : connectez-vous sur ${url}/login`,
+    `Identifiant : ${admin.login}`,
+    `Mot de passe généré : ${admin.generatedPassword}`,
+    'Il n’est affiché qu’une fois : notez-le maintenant.',
+  ]);
+}
+
+/** The line that says the server is ready, with the addresses a phone on the local network can open. */
+export function readyLine(appName: string, url: string, lan: string[] = []): string {
+  return `${appName} est prêt : ${url}${lan.length ? ` (réseau local : ${lan.join(', ')})` : ''}`;
 }
 
 const SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -161,17 +234,16 @@ export async function runMain(opts: { webDir?: string } = {}) {
     console.error((e as Error).message);
     process.exit(1);
   }
-  console.log(`\n${config.APP_NAME} est prêt : ${server.url}`);
+  console.log(`\n${readyLine(config.APP_NAME, server.url, server.lan)}`);
   for (const line of firstStartLines(server.url, server.admin)) console.log(line);
 
   const stop = (signal: string) => {
-    server.log.info({ signal }, 'signal received');
     // A shutdown that hangs (a stuck connection) must not keep the process alive forever.
     setTimeout(() => {
       console.error('Arrêt forcé : la fermeture a pris trop de temps.');
       process.exit(1);
     }, SHUTDOWN_TIMEOUT_MS).unref();
-    server.close().then(
+    server.close(signal).then(
       () => process.exit(0),
       (e) => {
         console.error(e);

@@ -1,4 +1,4 @@
-// Malformed requests on every registered /api route (issue 9): wrong path parameters, bad
+// Malformed requests on every registered /api route: wrong path parameters, bad
 // query strings, bodies of the wrong types, out-of-range integers, NUL bytes, huge and deeply
 // nested values, oversized and non-JSON bodies. Any 5xx fails the test, which lists every
 // failing request. Deterministic: the variants come from a seeded generator, so a failure

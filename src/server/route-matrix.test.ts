@@ -1,6 +1,6 @@
-// The route x role matrix (issue 9): every /api route the app registers is called as each
+// The route x role matrix: every /api route the app registers is called as each
 // kind of caller, and the answer class must be the one MATRIX gives. The table is written by
-// hand from spec.md section 6 (who may do what), never derived from permissions.ts, so a
+// hand from the product's role table (who may do what), never derived from permissions.ts, so a
 // guard changed by mistake shows here. A registered route without a row fails the test, and
 // so does a row without a route: adding a route means adding its one line below.
 import crypto from 'node:crypto';
@@ -35,14 +35,14 @@ const COMPOSTER_MANAGERS: readonly Caller[] = ['ROLE_ADMIN_COMPOSTEUR', 'ROLE_AD
 const RECORDERS: readonly Caller[] = ['referent', 'provider', 'ROLE_ADMIN_SITE', 'ROLE_ADMIN'];
 const REQUEST_MANAGERS: readonly Caller[] = ['provider', 'ROLE_ADMIN'];
 const ONLY_ADMIN: readonly Caller[] = ['ROLE_ADMIN'];
-/** See every intervention (spec.md section 6): ROLE_ADMIN and site administrators. */
+/** See every intervention (the product's role table): ROLE_ADMIN and site administrators. */
 const INTERVENTION_READERS: readonly Caller[] = SITE_MANAGERS;
 
 const row = (allowed: readonly Caller[], params: Row['params'] = {}): Row => ({ allowed, params });
 
 /** 'METHOD /api/path' -> who gets through. One line per route. */
 const MATRIX: Record<string, Row> = {
-  // Reference lists and session (spec.md section 7 "Session and reference").
+  // Reference lists and session.
   'GET /api/app/info/get': row(EVERYONE),
   'GET /api/typeUser/get/all': row(EVERYONE),
   'GET /api/typeAction/get/all': row(EVERYONE),
@@ -109,7 +109,7 @@ const MATRIX: Record<string, Row> = {
   'GET /api/admin/intervention/get/:id': row(INTERVENTION_READERS, { id: 'intervention' }),
   'PUT /api/admin/intervention/update/:id': row(['ROLE_ADMIN_UPDATE'], { id: 'intervention' }),
   'PUT /api/admin/intervention/delete/:id': row(['ROLE_ADMIN_DELETE'], { id: 'intervention' }),
-  // Intervention requests (issue 11).
+  // Intervention requests.
   'GET /api/admin/demande/intervention/get/list': row(REQUEST_MANAGERS),
   'GET /api/admin/demande/intervention/get/sites': row(REQUEST_MANAGERS),
   'GET /api/admin/demande/intervention/get/all/by/filters': row(REQUEST_MANAGERS),
@@ -119,7 +119,7 @@ const MATRIX: Record<string, Row> = {
   'POST /api/admin/demande/regle/add': row(ONLY_ADMIN),
   'PUT /api/admin/demande/regle/update/:id': row(ONLY_ADMIN, { id: 'rule' }),
   'PUT /api/admin/demande/regle/delete/:id': row(ONLY_ADMIN, { id: 'rule' }),
-  // Statistics and exports (issue 12): every administrator role.
+  // Statistics and exports: every administrator role.
   'GET /api/admin/apportBroyat/get/by/mois': row(ADMINS),
   'GET /api/admin/distribution/get/by/mois': row(ADMINS),
   'GET /api/admin/transfert/get/by/mois': row(ADMINS),
@@ -138,7 +138,7 @@ const MATRIX: Record<string, Row> = {
   'GET /api/admin/intervention/export/arrosage/by/site': row(ADMINS),
   'GET /api/admin/intervention/export/viderBac/by/site': row(ADMINS),
   'GET /api/admin/intervention/export/tamisage/by/site': row(ADMINS),
-  // Health (issue 9): for process managers and load balancers.
+  // Health: for process managers and load balancers.
   'GET /api/health': row(EVERYONE),
   'GET /api/ready': row(EVERYONE),
   // Photos of field entries: adding one takes its author or ROLE_ADMIN (the fixture entry is

@@ -1,5 +1,5 @@
 // Dates travel as UTC ISO strings and are stored as UTC; people read them as they are in
-// Europe/Paris (reference-data.md), whatever the zone of the server or of the browser.
+// Europe/Paris (docs/glossary.md, time), whatever the zone of the server or of the browser.
 // One formatter for the tables, the dialogs and the CSV exports.
 
 const PARIS = new Intl.DateTimeFormat('fr-FR', {

@@ -1,4 +1,4 @@
-// The error body of every API failure (spec.md section 7, reference-data.md "API conventions").
+// The error body of every API failure (the API's error convention).
 import { z } from 'zod';
 
 export const fieldErrorSchema = z.object({ key: z.string(), error: z.string() });

@@ -8,7 +8,7 @@ describe('permissions map', () => {
     for (const roles of Object.values(PERMISSIONS)) for (const r of roles) expect(ROLES).toContain(r);
   });
 
-  it('gives statistics to every ROLE_ADMIN* role and never to external users (spec.md section 6)', () => {
+  it('gives statistics to every ROLE_ADMIN* role and never to external users (the role table of the product)', () => {
     for (const r of ROLES.filter((x) => x.startsWith('ROLE_ADMIN'))) expect(can([r], 'stats.view'), r).toBe(true);
     expect(can(['ROLE_USER'], 'stats.view')).toBe(false);
     expect(can(['ROLE_PRESTATAIRE'], 'stats.view')).toBe(false);
@@ -29,8 +29,8 @@ describe('permissions map', () => {
   });
 });
 
-describe('drawer entries (spec.md section 2 "Layout")', () => {
-  it('lists the entries of spec.md in order', () => {
+describe('drawer entries (the screen layout)', () => {
+  it('lists the entries in the order of the contract', () => {
     expect(NAV_ENTRIES.map((e) => [e.label, e.path])).toEqual([
       ['Saisir une intervention', '/admin/choix/site'],
       ['Choix du site', '/admin/choix/site'],
@@ -70,7 +70,7 @@ describe('drawer entries (spec.md section 2 "Layout")', () => {
   });
 });
 
-describe('admin home redirect (spec.md "Admin home")', () => {
+describe('admin home redirect (the home screen of each role)', () => {
   it.each<[Role[], string | null]>([
     [['ROLE_ADMIN'], '/admin/site'],
     [['ROLE_USER'], '/admin/choix/site'],
@@ -87,7 +87,7 @@ describe('admin home redirect (spec.md "Admin home")', () => {
   });
 });
 
-describe('active sites at start (spec.md section 6)', () => {
+describe('active sites at start (the role table of the product)', () => {
   it('are loaded for everyone but a user whose only role is ROLE_USER', () => {
     expect(loadsAllActiveSites(['ROLE_USER'])).toBe(false);
     expect(loadsAllActiveSites(['ROLE_PRESTATAIRE'])).toBe(true);

@@ -1,17 +1,8 @@
-// Role -> what it may do (spec.md section 6). The server enforces these, the UI hides
-// what the current user may not use. One map, both sides.
-export const ROLES = [
-  'ROLE_ADMIN',
-  'ROLE_ADMIN_SITE',
-  'ROLE_ADMIN_USER',
-  'ROLE_ADMIN_ROLE',
-  'ROLE_ADMIN_COMPOSTEUR',
-  'ROLE_ADMIN_UPDATE',
-  'ROLE_ADMIN_DELETE',
-  'ROLE_USER',
-  'ROLE_PRESTATAIRE',
-] as const;
-export type Role = (typeof ROLES)[number];
+// Role -> what it may do (the product's table of roles, docs/domain.md "Accounts"). The
+// server enforces these, the UI hides what the current user may not use. One map, both sides.
+import { ROLES, type Role } from './domain.js';
+
+export { ROLES, type Role };
 
 /** What each role code means, in French, shown beside the code wherever roles are listed. */
 export const ROLE_LABELS: Record<Role, string> = {
@@ -45,7 +36,7 @@ export const PERMISSIONS = {
   'intervention.update': ['ROLE_ADMIN_UPDATE'],
   'intervention.delete': ['ROLE_ADMIN_DELETE'],
   'request.manage': ['ROLE_ADMIN', 'ROLE_PRESTATAIRE'],
-  /** The request rules table (issue 11, beyond spec.md): which entries raise which request. */
+  /** The request rules table (an addition to the original contract): which entries raise which request. */
   'request.rules': ['ROLE_ADMIN'],
   'user.manage': ['ROLE_ADMIN', 'ROLE_ADMIN_USER'],
   'role.manage': ['ROLE_ADMIN', 'ROLE_ADMIN_ROLE'],
@@ -70,7 +61,7 @@ export function can(roles: readonly string[] | undefined, permission: Permission
   return roles.some((r) => allowed.includes(r));
 }
 
-/** Where /admin sends a user (spec.md "Admin home"); null: log out. */
+/** Where /admin sends a user (each role's home screen); null: log out. */
 export function homePathFor(roles: readonly string[]): string | null {
   if (roles.includes('ROLE_ADMIN')) return '/admin/site';
   if (roles.includes('ROLE_USER') || roles.includes('ROLE_PRESTATAIRE')) return '/admin/choix/site';
@@ -81,7 +72,7 @@ export function homePathFor(roles: readonly string[]): string | null {
   return null;
 }
 
-/** A user whose only role is ROLE_USER does not load all active sites (spec.md section 6). */
+/** A user whose only role is ROLE_USER does not load all active sites (the product's role table). */
 export function loadsAllActiveSites(roles: readonly string[]): boolean {
   return roles.some((r) => r !== 'ROLE_USER');
 }
@@ -92,7 +83,7 @@ export interface NavEntry {
   roles: readonly Role[];
 }
 
-/** Drawer entries in spec.md order. */
+/** Drawer entries, in the order of the contract's screen layout. */
 export const NAV_ENTRIES: readonly NavEntry[] = [
   { label: 'Saisir une intervention', path: '/admin/choix/site', roles: ['ROLE_ADMIN', 'ROLE_ADMIN_SITE'] },
   { label: 'Choix du site', path: '/admin/choix/site', roles: ['ROLE_USER', 'ROLE_PRESTATAIRE'] },

@@ -4,6 +4,8 @@
 // them in the document title ('<h1> – Compost').
 // One test per kind of user and device, each screen reported on its own (expect.soft), so a
 // slow machine that runs out of time still says what it found on the screens it reached.
+// The administrator's dialogs of the sites and users screens (forms, the full-screen
+// interventions table, a confirmation) are checked open, on both devices.
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_ADMIN } from '../helpers/e2e-env';
 import { axeFindings } from '../helpers/e2e-axe';
@@ -17,8 +19,24 @@ const DEVICES = [
   ['desktop', { width: 1440, height: 900 }],
 ] as const;
 
-/** Screens that name themselves with one <h1> and the document title. */
-const NAMED = new Set(['/login', '/signup', '/password', '/admin/site', '/admin/user', '/admin/role', '/admin/composteur', '/admin/typeSite', '/admin/interventions']);
+/** Screens that name themselves with one <h1> and the document title (their path, without the query). */
+const NAMED = new Set([
+  '/login',
+  '/signup',
+  '/password',
+  '/admin/site',
+  '/admin/user',
+  '/admin/role',
+  '/admin/composteur',
+  '/admin/typeSite',
+  '/admin/interventions',
+  '/admin/stats',
+  '/admin/rapport',
+  '/admin/alertes',
+  '/admin/alertes/seuils',
+  '/admin/alertes/preferences',
+  '/admin/signalements',
+]);
 
 /** Waits for a screen to settle: no loader left, the main landmark filled. */
 async function settle(page: Page) {
@@ -33,7 +51,7 @@ async function check(page: Page, path: string, who: string) {
   expect.soft(await axeFindings(page), `${label}: serious or critical WCAG violations`).toEqual([]);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect.soft(overflow, `${label}: the page scrolls sideways`).toBeLessThanOrEqual(0);
-  if (NAMED.has(path)) {
+  if (NAMED.has(path.split('?')[0])) {
     const h1 = page.getByRole('heading', { level: 1 });
     await expect.soft(h1, `${label}: one h1`).toHaveCount(1);
     const name = (await h1.first().textContent())?.trim();
@@ -67,6 +85,14 @@ const JOURNEYS: Journey[] = [
         '/admin/demande/intervention/list',
         '/admin/demande/regles',
         '/admin/stats',
+        // A site's statistics add the temperature chart.
+        `/admin/stats?site=${site}`,
+        '/admin/rapport',
+        `/admin/rapport?site=${site}`,
+        '/admin/alertes',
+        '/admin/alertes/seuils',
+        '/admin/alertes/preferences',
+        '/admin/signalements',
         `/admin/fiche/site/${site}`,
         `/interventions/site/${site}`,
       ];
@@ -91,4 +117,47 @@ for (const [device, viewport] of DEVICES) {
       for (const path of screens) await check(page, path, journey.who);
     });
   }
+}
+
+/** Checks the dialog on display once its opening transition is over, then closes it. */
+async function checkDialog(page: Page, dialog: ReturnType<Page['getByRole']>, label: string, close: () => Promise<void>) {
+  await expect(dialog).toBeVisible();
+  await expect(dialog.locator('.mantine-Loader-root')).toHaveCount(0, { timeout: 15_000 });
+  // Mantine fades a dialog in: axe would measure the contrast of half-transparent text.
+  await page.waitForTimeout(400);
+  expect.soft(await axeFindings(page), `${label}: serious or critical WCAG violations`).toEqual([]);
+  await close();
+  await expect(dialog).toBeHidden();
+}
+
+for (const [device, viewport] of DEVICES) {
+  test(`the administrator's dialogs of the sites and users screens pass the accessibility check on a ${device}`, async ({ page }) => {
+    test.setTimeout(240_000);
+    await page.setViewportSize(viewport);
+    await logIn(page, ADMIN);
+
+    await page.goto('/admin/site');
+    await settle(page);
+    await page.getByRole('button', { name: 'Ajouter un site' }).click();
+    const add = page.getByRole('dialog', { name: 'Ajouter un site' });
+    await checkDialog(page, add, 'Ajouter un site', () => add.getByRole('button', { name: 'Fermer' }).click());
+
+    const firstRow = page.getByRole('row').filter({ has: page.getByRole('button', { name: /^Actions du site/ }) }).first();
+    await firstRow.getByRole('button', { name: /^Actions du site/ }).click();
+    await page.getByRole('menuitem', { name: 'Modifier Site' }).click();
+    const edit = page.getByRole('dialog', { name: 'Modifier Site' });
+    await checkDialog(page, edit, 'Modifier Site', () => edit.getByRole('button', { name: 'Fermer' }).click());
+
+    await firstRow.getByRole('button', { name: /^Actions du site/ }).click();
+    await page.getByRole('menuitem', { name: 'Voir les interventions' }).click();
+    const interventions = page.getByRole('dialog', { name: /^Interventions du site/ });
+    await expect(interventions.getByRole('table')).toBeVisible();
+    await checkDialog(page, interventions, 'Interventions du site', () => interventions.getByRole('button', { name: 'Fermer' }).click());
+
+    await page.goto('/admin/user');
+    await settle(page);
+    await page.getByRole('button', { name: /^Désactiver / }).first().click();
+    const question = page.getByRole('dialog', { name: 'Désactiver ce compte ?' });
+    await checkDialog(page, question, 'Désactiver ce compte ?', () => question.getByRole('button', { name: 'Annuler' }).click());
+  });
 }

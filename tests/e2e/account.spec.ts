@@ -1,8 +1,8 @@
-// The account journey of issue 2 in a real browser: sign up, confirm the address from the
+// The account journey in a real browser: sign up, confirm the address from the
 // e-mail, be refused while inactive, get activated by an administrator, log in, see the
 // role's drawer and home, log out; then the forgotten-password loop.
-import { expect, request, test, type APIRequestContext, type Page } from '@playwright/test';
-import { E2E_ADMIN } from '../helpers/e2e-env';
+import { expect, test } from '@playwright/test';
+import { ADMIN, apiContextAs, submitLogin } from '../helpers/e2e-login';
 import { linkFrom } from '../helpers/e2e-mail';
 
 const email = `referent.${Date.now()}@exemple.fr`;
@@ -22,20 +22,6 @@ function mailedLink(pathPart: string) {
 function pathOf(link: string) {
   const url = new URL(link);
   return url.pathname + url.search;
-}
-
-async function logIn(page: Page, username: string, secret: string) {
-  await page.goto('/login');
-  await page.getByLabel('Identifiant ou adresse mail').fill(username);
-  await page.getByLabel(/^Mot de passe/).fill(secret);
-  await page.getByRole('button', { name: 'Connexion' }).click();
-}
-
-async function asAdmin(baseURL: string): Promise<APIRequestContext> {
-  const admin = await request.newContext({ baseURL });
-  const res = await admin.post('/api/login', { data: { username: E2E_ADMIN.login, password: E2E_ADMIN.password } });
-  expect(res.ok()).toBe(true);
-  return admin;
 }
 
 test.describe.configure({ mode: 'serial' });
@@ -60,10 +46,10 @@ test('a referent signs up, confirms, is activated, logs in and out', async ({ pa
   await page.goto(pathOf(mailedLink('/confirmation/')));
   await expect(page.getByRole('heading', { name: 'Validation adresse mail' })).toBeVisible();
 
-  await logIn(page, email, password);
+  await submitLogin(page, { login: email, password });
   await expect(page.getByRole('alert')).toContainText('n’est pas encore activé');
 
-  const admin = await asAdmin(baseURL!);
+  const admin = await apiContextAs(baseURL!, ADMIN);
   const list = await admin.get(`/api/admin/user/get/list/by/filters?filter[email]=${encodeURIComponent(email)}`);
   expect(list.ok()).toBe(true);
   const { users } = (await list.json()) as { users: { id: number; email: string }[] };
@@ -72,7 +58,7 @@ test('a referent signs up, confirms, is activated, logs in and out', async ({ pa
   expect((await admin.put(`/api/admin/user/active/${user!.id}`)).ok()).toBe(true);
   await admin.dispose();
 
-  await logIn(page, email, password);
+  await submitLogin(page, { login: email, password });
   await expect(page).toHaveURL(/\/admin\/choix\/site$/);
   const drawer = page.getByRole('navigation', { name: 'Menu principal' });
   await expect(drawer.getByRole('link', { name: 'Choix du site' })).toBeVisible();
@@ -111,8 +97,8 @@ test('a forgotten password is replaced through the e-mailed link', async ({ page
   await page.goto(resetPath);
   await expect(page.getByRole('heading', { name: 'Compte introuvable' })).toBeVisible();
 
-  await logIn(page, email, password);
+  await submitLogin(page, { login: email, password });
   await expect(page.getByRole('alert')).toContainText('Identifiant ou mot de passe incorrect');
-  await logIn(page, email, newPassword);
+  await submitLogin(page, { login: email, password: newPassword });
   await expect(page).toHaveURL(/\/admin\/choix\/site$/);
 });

@@ -1,18 +1,10 @@
-// Issue 3, catalogues: a composter type and a site type are added, each after a first
+// Catalogues: a composter type and a site type are added, each after a first
 // attempt that the form or the server refuses.
-import { expect, test, type Page } from '@playwright/test';
-import { E2E_ADMIN } from '../helpers/e2e-env';
-
-async function loginAsAdmin(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel('Identifiant ou adresse mail').fill(E2E_ADMIN.login);
-  await page.getByLabel('Mot de passe').fill(E2E_ADMIN.password);
-  await page.getByRole('button', { name: 'Connexion' }).click();
-  await expect(page).toHaveURL(/\/admin\//);
-}
+import { expect, test } from '@playwright/test';
+import { logInAsAdmin } from '../helpers/e2e-login';
 
 test('a composter type is added after a validation error', async ({ page }) => {
-  await loginAsAdmin(page);
+  await logInAsAdmin(page);
   await page.goto('/admin/composteur');
   await expect(page.getByRole('heading', { name: 'Composteurs' })).toBeVisible();
   await expect(page.getByRole('cell', { name: 'Bac bois 400 L' })).toBeVisible();
@@ -38,7 +30,7 @@ test('a composter type is added after a validation error', async ({ page }) => {
 });
 
 test('a site type is added after the server refused a code already used', async ({ page }) => {
-  await loginAsAdmin(page);
+  await logInAsAdmin(page);
   await page.goto('/admin/typeSite');
   await expect(page.getByRole('heading', { name: 'Types de Site' })).toBeVisible();
 

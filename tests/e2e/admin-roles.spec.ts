@@ -1,18 +1,10 @@
-// Issue 3, roles administration: an administrator gives a role to an agent found by the
+// Roles administration: an administrator gives a role to an agent found by the
 // server-side search, then takes it back; an agent made role administrator manages roles
 // from their next request, and loses the screen as soon as the role is withdrawn; the last
 // administrator cannot be removed. The demo programme seeds two agents without a role
 // (rpenven, tlhostis; password demo-compost).
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { E2E_ADMIN } from '../helpers/e2e-env';
-
-async function loginAsAdmin(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel('Identifiant ou adresse mail').fill(E2E_ADMIN.login);
-  await page.getByLabel('Mot de passe').fill(E2E_ADMIN.password);
-  await page.getByRole('button', { name: 'Connexion' }).click();
-  await expect(page).toHaveURL(/\/admin\//);
-}
+import { logInAsAdmin } from '../helpers/e2e-login';
 
 async function myRoles(page: Page): Promise<string[]> {
   const res = await page.request.get('/api/logged');
@@ -20,7 +12,7 @@ async function myRoles(page: Page): Promise<string[]> {
 }
 
 test('an administrator adds an agent to a role and removes them', async ({ page }) => {
-  await loginAsAdmin(page);
+  await logInAsAdmin(page);
   await page.goto('/admin/role');
   await expect(page.getByRole('heading', { name: 'Roles' })).toBeVisible();
   await expect(page.getByText('Signification des rôles')).toBeVisible();
@@ -64,7 +56,7 @@ test('an administrator adds an agent to a role and removes them', async ({ page 
 });
 
 test('the last administrator cannot be removed from ROLE_ADMIN', async ({ page }) => {
-  await loginAsAdmin(page);
+  await logInAsAdmin(page);
   await page.goto('/admin/role');
   await page.getByRole('button', { name: 'Gérer les agents du rôle ROLE_ADMIN', exact: true }).click();
   const roleDialog = page.getByRole('dialog', { name: 'ROLE_ADMIN' });
@@ -92,7 +84,7 @@ async function addAgent(page: Page, roleDialog: Locator, search: string, name: s
 }
 
 test('an agent made role administrator manages roles at their next request, until the role is withdrawn', async ({ page, browser }) => {
-  await loginAsAdmin(page);
+  await logInAsAdmin(page);
   await page.goto('/admin/role');
   let roleDialog = await openRole(page, 'ROLE_ADMIN_ROLE');
   await addAgent(page, roleDialog, 'penven', 'Rozenn PENVEN');

@@ -1,17 +1,9 @@
 // Users administration: an administrator takes a signed-up account through its whole life on
 // /admin/user (activate, give a site, change its type, deactivate, delete), and finds the
 // table as they left it after a reload.
-import { expect, test, type Page } from '@playwright/test';
-import { E2E_ADMIN } from '../helpers/e2e-env';
+import { expect, test } from '@playwright/test';
+import { apiLogIn, logInAsAdmin } from '../helpers/e2e-login';
 import { linkFrom, readMails } from '../helpers/e2e-mail';
-
-async function loginAsAdmin(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel('Identifiant ou adresse mail').fill(E2E_ADMIN.login);
-  await page.getByLabel('Mot de passe').fill(E2E_ADMIN.password);
-  await page.getByRole('button', { name: 'Connexion' }).click();
-  await expect(page).toHaveURL(/\/admin\//);
-}
 
 test('an administrator activates a signed-up user, gives them a site, changes their type, deactivates and deletes them', async ({ page, request, playwright, baseURL }) => {
   const stamp = Date.now().toString(36);
@@ -26,7 +18,7 @@ test('an administrator activates a signed-up user, gives them a site, changes th
   await page.goto(linkFrom(email, '/confirmation/'));
   await expect(page.getByRole('heading', { name: 'Validation adresse mail' })).toBeVisible();
 
-  await loginAsAdmin(page);
+  await logInAsAdmin(page);
   const site = await page.request.post('/api/admin/site/add', {
     data: { nom: `Jardin ${stamp}`, ville: 'Brest', adresse: 'Rue de Siam', type: 2, statut: 1 },
   });
@@ -56,7 +48,7 @@ test('an administrator activates a signed-up user, gives them a site, changes th
   const activation = readMails(email).find((m) => m.subject.includes('activé'));
   expect(activation?.body).toContain('/login');
   const userApi = await playwright.request.newContext({ baseURL });
-  expect((await userApi.post('/api/login', { data: { username: email, password } })).ok()).toBe(true);
+  await apiLogIn(userApi, { login: email, password });
   await userApi.dispose();
 
   // Sites: nothing chosen is refused, then one site is given.
@@ -113,7 +105,7 @@ test('the filters and sort of the users table survive a reload and Réinitialise
     });
     expect(signup.ok(), await signup.text()).toBe(true);
   }
-  await loginAsAdmin(page);
+  await logInAsAdmin(page);
   await page.goto('/admin/user');
   await expect(page).toHaveTitle('Utilisateurs – Compost');
 

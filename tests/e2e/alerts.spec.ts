@@ -4,24 +4,11 @@
 // folder; the referent does nothing and the alert stays; a reading in range closes it.
 // Runs on the demo programme the e2e server seeds (referent1's sites have cells n°1-2 Apport,
 // n°3 Broyat, n°4 Maturation).
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { E2E_ADMIN } from '../helpers/e2e-env';
-import { REFERENT, logIn, type SiteInfos } from '../helpers/e2e-field';
+import type { SiteInfos } from '../helpers/e2e-field';
+import { ADMIN, PHONE, REFERENT, loggedBrowser } from '../helpers/e2e-login';
 import { readMails } from '../helpers/e2e-mail';
-
-async function desktop(browser: Browser, who: { login: string; password: string }) {
-  const context = await browser.newContext({ locale: 'fr-FR', timezoneId: 'Europe/Paris' });
-  const page = await context.newPage();
-  await logIn(page, who);
-  return { context, page };
-}
-
-async function phone(browser: Browser, who: { login: string; password: string }) {
-  const context = await browser.newContext({ locale: 'fr-FR', timezoneId: 'Europe/Paris', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-  const page = await context.newPage();
-  await logIn(page, who);
-  return { context, page };
-}
 
 async function setMaximum(page: Page, value: string) {
   await page.goto('/admin/alertes/seuils');
@@ -51,11 +38,11 @@ test('a reading above a lowered maximum raises an alert, tells the coordinator a
   test.setTimeout(240_000);
 
   // 1. The administrator lowers the maximum to 60 °C.
-  const admin = await desktop(browser, { login: E2E_ADMIN.login, password: E2E_ADMIN.password });
+  const admin = await loggedBrowser(browser, ADMIN);
   await setMaximum(admin.page, '60');
 
   // 2. The referent, on a phone, records 66,5 °C in the maturation cell of one of their sites.
-  const referent = await phone(browser, REFERENT);
+  const referent = await loggedBrowser(browser, REFERENT, PHONE);
   const sites = (await (await referent.page.request.get('/api/admin/site/get/all/actif')).json()) as { id: number }[];
   const site = (await (await referent.page.request.get(`/api/admin/site/get/infos/pour/intervention/${sites[0].id}`)).json()) as SiteInfos;
   expect(site.siteComposteurs.some((c) => c.numero === 4 && c.typeBac === 3)).toBe(true);

@@ -106,9 +106,10 @@ test('an agent filters, corrects, deletes with its pending request, and exports 
   const csv = await readFile((await download.path())!, 'utf8');
   expect(csv.startsWith('\uFEFF')).toBe(true);
   const lines = csv.slice(1).split('\r\n');
-  expect(lines[0]).toBe('Date;Site;Intervenant;Type Cellule;N° Cellule;Action;Valeur;Observations;Modifiée par');
+  expect(lines[0]).toBe('Date;Site;Intervenant;Type Cellule;N° Cellule;Action;Valeur;Unité;Observations;Modifiée par');
   const line = lines.find((l) => l.includes(`${marker} sonde`))!;
-  expect(line.split(';').slice(2, 7)).toEqual([AGENT.name, 'Apport', expect.any(String), 'Température', '42 °C']);
+  // The value a number a spreadsheet adds up, its unit in the next column.
+  expect(line.split(';').slice(2, 9)).toEqual([AGENT.name, 'Apport', expect.any(String), 'Température', '42', '°C', `${marker} sonde`]);
   expect(lines.filter((l) => l !== '' && !l.startsWith('Date;')).every((l) => l.includes(';Température;'))).toBe(true);
 
   await chooseFilter(page, 'Action', 'Réparation à effectuer', 'action');

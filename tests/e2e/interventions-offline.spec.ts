@@ -1,4 +1,4 @@
-// Issue 5 in a real browser: a referent records interventions with the network cut, closes the
+// Offline entry in a real browser: a referent records interventions with the network cut, closes the
 // browser, reopens it on the same profile, the network comes back, and the server holds
 // exactly those submissions once each, also when a reply is lost after the server committed.
 // Runs on the demo programme the e2e server seeds: referent1 has several sites, each with cells

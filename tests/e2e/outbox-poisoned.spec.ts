@@ -1,4 +1,4 @@
-// Issue 9 in a real browser: a referent queues three entries with the network cut; back online,
+// A poisoned outbox entry in a real browser: a referent queues three entries with the network cut; back online,
 // the server answers 500 for the first one only. The two others reach the server anyway, the
 // first stays on the phone with the server's reason and ends as 'Erreur serveur'; once the
 // server is fixed, 'Renvoyer' delivers it, exactly once.

@@ -1,11 +1,14 @@
-// Issue 9: the README's phone-on-the-LAN mode. A server listening on an address of this
+// The README's phone-on-the-LAN mode. A server listening on an address of this
 // machine other than loopback, over plain http: the app loads with every asset over http
-// (no https upgrade, no HSTS), and the login page shows.
+// (no https upgrade, no HSTS), and the login page shows. Such a page is not a secure context:
+// no service worker, so no offline mode; the field screens say so, and an entry that cannot
+// reach the server is not kept (nor said to be) on the phone.
 import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { expect, test } from '@playwright/test';
+import { REFERENT, phoneCellLabel, queuedOwners, type SiteInfos } from '../helpers/e2e-field';
 
 const PORT = 3205;
 
@@ -33,7 +36,8 @@ test.beforeAll(async () => {
     console.log('listening ' + server.url);
     process.once('SIGTERM', () => server.close().then(() => process.exit(0)));`;
   server = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-    env: { ...process.env, HOST: host, PORT: String(PORT), DATA_DIR: dataDir, DATABASE_URL: '', PUBLIC_URL: '', ADMIN_PASSWORD: 'admin-e2e-motdepasse', LOG_LEVEL: 'warn' },
+    // The demo programme gives a referent with sites and cells.
+    env: { ...process.env, HOST: host, PORT: String(PORT), DATA_DIR: dataDir, DATABASE_URL: '', PUBLIC_URL: '', ADMIN_PASSWORD: 'admin-e2e-motdepasse', LOG_LEVEL: 'warn', DEMO_DATA: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -89,4 +93,52 @@ test('over plain http on a LAN address, the app loads its assets over http and s
   expect(api.status()).toBe(200);
   expect(api.headers()['cache-control']).toBe('no-store');
   expect(api.headers()['strict-transport-security']).toBeUndefined();
+});
+
+test.describe('on a phone over plain http', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test('the field screens say the offline mode is off and why, and keep nothing they could not send', async ({ page, context }) => {
+    test.setTimeout(120_000);
+    const origin = `http://${host}:${PORT}`;
+    const OFF = 'Mode hors ligne indisponible : cette adresse n’est pas sécurisée (https). Les saisies ne seront pas gardées sans réseau.';
+    await page.goto(`${origin}/login`);
+    await page.getByLabel('Identifiant ou adresse mail').fill(REFERENT.login);
+    await page.getByLabel('Mot de passe').fill(REFERENT.password);
+    await page.getByRole('button', { name: 'Connexion' }).click();
+    await expect(page).toHaveURL(/\/admin\/choix\/site$/);
+    // Not a secure context: the browser offers no service worker.
+    expect(await page.evaluate(() => [window.isSecureContext, 'serviceWorker' in navigator])).toEqual([false, false]);
+    await expect(page.getByText(OFF)).toBeVisible();
+    await expect(page.getByText(/Vos sites sont disponibles hors ligne/)).toHaveCount(0);
+
+    const [first] = (await (await page.request.get(`${origin}/api/admin/site/get/all/actif`)).json()) as { id: number }[];
+    const site = (await (await page.request.get(`${origin}/api/admin/site/get/infos/pour/intervention/${first.id}`)).json()) as SiteInfos;
+    await page.goto(`${origin}/admin/fiche/site/${site.id}`);
+    await expect(page.getByRole('heading', { name: 'Gérer' })).toBeVisible();
+    await expect(page.getByText(OFF)).toBeVisible();
+    const marker = `e2e-plain-http-${Date.now().toString(36)}`;
+    const block = page.getByRole('group', { name: 'Action 1' });
+    await block.getByRole('combobox', { name: /Choix de la cellule/ }).selectOption({ label: phoneCellLabel(site, 1) });
+    await block.getByRole('combobox', { name: /Quelle action/ }).selectOption({ label: 'Retournement' });
+    await block.getByLabel(/Observations/).fill(marker);
+
+    // No network: nothing is promised, nothing is kept, the entry stays in the form.
+    await context.setOffline(true);
+    await expect(page.getByText(/Sur cette adresse, les saisies ne peuvent pas être gardées sur le téléphone/)).toBeVisible();
+    await page.getByRole('button', { name: 'Enregistrer' }).click();
+    await expect(page.getByText('Intervention non enregistrée : pas de réseau')).toBeVisible();
+    await expect(page.getByText(/enregistrée sur le téléphone/)).toHaveCount(0);
+    expect(await queuedOwners(page)).toEqual([]);
+    await expect(block.getByLabel(/Observations/)).toHaveValue(marker);
+    await expect(page).toHaveURL(new RegExp(`/admin/fiche/site/${site.id}$`));
+
+    // The network is back: the same entry is saved, once.
+    await context.setOffline(false);
+    await page.getByRole('button', { name: 'Enregistrer' }).click();
+    await expect(page.getByText('Intervention(s) ajouté(s)')).toBeVisible({ timeout: 30_000 });
+    await expect(page).toHaveURL(/\/admin\/choix\/site$/);
+    const rows = (await (await page.request.get(`${origin}/api/intervention/get/list/by/site/${site.id}?rowsPerPage=100`)).json()) as { interventions: { observations: string | null }[] };
+    expect(rows.interventions.filter((r) => r.observations === marker)).toHaveLength(1);
+  });
 });

@@ -4,11 +4,9 @@
 // Runs on the demo programme the e2e server seeds (each demo site has cells n°1-2 Apport, n°3
 // Broyat, n°4 Maturation; prestataire@demo.compost.fr is the provider).
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { E2E_ADMIN } from '../helpers/e2e-env';
-import { logIn } from '../helpers/e2e-field';
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, PROVIDER, loggedBrowser } from '../helpers/e2e-login';
 
-const PROVIDER = { login: 'prestataire@demo.compost.fr', password: 'demo-compost' };
 const RUN = `e2e-${Date.now().toString(36)}`;
 
 /** Serious and critical WCAG 2.x A/AA violations of what the page shows now. */
@@ -17,16 +15,9 @@ async function axeViolations(page: Page): Promise<string[]> {
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-async function loggedPage(browser: Browser, who: { login: string; password: string }) {
-  const context = await browser.newContext({ locale: 'fr-FR', timezoneId: 'Europe/Paris' });
-  const page = await context.newPage();
-  await logIn(page, who);
-  return { context, page };
-}
-
 test('a phone reports a full bin without an account; an administrator turns it into a request the provider sees', async ({ browser }) => {
   test.setTimeout(120_000);
-  const admin = await loggedPage(browser, { login: E2E_ADMIN.login, password: E2E_ADMIN.password });
+  const admin = await loggedBrowser(browser, ADMIN);
   const sites = (await (await admin.page.request.get('/api/admin/site/get/all/actif')).json()) as { id: number; code: string; nom: string | null }[];
   const site = sites[0];
   const siteName = site.nom ?? site.code;
@@ -88,7 +79,7 @@ test('a phone reports a full bin without an account; an administrator turns it i
   await admin.context.close();
 
   // The provider finds it on the board, on that site.
-  const provider = await loggedPage(browser, PROVIDER);
+  const provider = await loggedBrowser(browser, PROVIDER);
   try {
     await provider.page.goto('/admin/demande/intervention/list');
     await provider.page.getByRole('combobox', { name: 'Site' }).fill(siteName);

@@ -128,15 +128,13 @@ test('a provider reloads the requests board without signal, processes a request 
     await expect(page).toHaveURL(new RegExp(`${BOARD}$`));
     await expect(page.getByTestId('request-card').filter({ hasText: RUN })).toHaveCount(0, { timeout: 30_000 });
 
-    // The history, newest first: the request is 'Réalisée', with both interventions.
-    const historyButton = page.getByRole('button', { name: "Voir l'historique" });
-    if (!(await historyButton.isVisible())) await page.setViewportSize({ width: 1024, height: 900 });
-    await historyButton.click();
+    // The history, newest first, as cards on the phone: the request is 'Réalisée', with both interventions.
+    await page.getByRole('button', { name: "Voir l'historique" }).click();
     const history = page.getByRole('dialog', { name: "Historique des demandes d'interventions" });
-    const row = history.getByRole('row').filter({ hasText: siteName }).filter({ hasText: 'Réparation effectuée' }).first();
-    await expect(row).toContainText('Réalisée');
-    await row.getByRole('button', { name: /Interventions liées/ }).click();
-    const linked = history.getByRole('region', { name: /Interventions liées/ });
+    const historyCard = history.getByRole('article').filter({ hasText: siteName }).filter({ hasText: 'Réparation effectuée' }).first();
+    await expect(historyCard).toContainText('Réalisée');
+    await historyCard.getByRole('button', { name: /Interventions liées/ }).click();
+    const linked = historyCard.getByRole('region', { name: /Interventions liées/ });
     await expect(linked).toContainText(`${RUN} charnière cassée`);
     await expect(linked).toContainText(`${RUN} charnière changée`);
 

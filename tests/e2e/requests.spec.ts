@@ -1,4 +1,4 @@
-// Issue 11 in a real browser: an administrator shortens the delay of the 'Réparation à effectuer'
+// Intervention requests in a real browser: an administrator shortens the delay of the 'Réparation à effectuer'
 // rule, a referent's entry raises a request with the new due date, the provider on a phone sees
 // it in red, plans it, processes it from the board with no network, and once back online the
 // history shows it 'Réalisée' with both linked interventions.

@@ -1,7 +1,7 @@
-// The PWA baseline of issue 2: manifest, service worker, offline reload, unknown routes and
+// The PWA baseline: manifest, service worker, offline reload, unknown routes and
 // the administrator's landing.
 import { expect, test, type Page } from '@playwright/test';
-import { E2E_ADMIN } from '../helpers/e2e-env';
+import { logInAsAdmin } from '../helpers/e2e-login';
 
 /** Resolves once the service worker is activated and controls the page (it claims clients). */
 async function waitForActiveServiceWorker(page: Page) {
@@ -15,14 +15,6 @@ async function waitForActiveServiceWorker(page: Page) {
       await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
     }
   });
-}
-
-async function logInAsAdmin(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel('Identifiant ou adresse mail').fill(E2E_ADMIN.login);
-  await page.getByLabel(/^Mot de passe/).fill(E2E_ADMIN.password);
-  await page.getByRole('button', { name: 'Connexion' }).click();
-  await expect(page).toHaveURL(/\/admin\/site$/);
 }
 
 // Offline with context.setOffline only: Playwright's request routing would make Chromium
@@ -62,7 +54,7 @@ test('the service worker activates and a screen reloads offline', async ({ page,
 });
 
 test('a logged-in screen reopens offline with the last known session', async ({ page, context }) => {
-  await logInAsAdmin(page);
+  await logInAsAdmin(page, /\/admin\/site$/);
   await waitForActiveServiceWorker(page);
   await page.goto('/admin/choix/site');
   await expect(page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Sites' })).toBeVisible();
@@ -103,7 +95,7 @@ test('an unknown address shows Page introuvable with a way home', async ({ page 
 });
 
 test('the administrator logs in and gets the full drawer', async ({ page }) => {
-  await logInAsAdmin(page);
+  await logInAsAdmin(page, /\/admin\/site$/);
   await expect(page.getByText('Compost', { exact: true })).toBeVisible();
   const drawer = page.getByRole('navigation', { name: 'Menu principal' });
   await expect(drawer.getByRole('link', { name: 'Saisir une intervention' })).toBeVisible();
@@ -131,7 +123,7 @@ test('a visitor reaches the login screen from the account menu, and at /', async
 });
 
 test('a call answered 401 sends the browser to /logout, then the login page says Accès non authorisé.', async ({ page, context }) => {
-  await logInAsAdmin(page);
+  await logInAsAdmin(page, /\/admin\/site$/);
   // The session ends behind the open page (expired, or ended from another device).
   await context.clearCookies();
   const logout = page.waitForRequest((r) => new URL(r.url()).pathname === '/logout');
@@ -150,20 +142,28 @@ test('a call answered 401 sends the browser to /logout, then the login page says
   await expect(page.getByRole('alert')).toHaveCount(0);
 });
 
-test('a call answered 403 logs the user out with Accès non authorisé.', async ({ page }) => {
+test('a call answered 403 keeps the user logged in, on the screen that asked', async ({ page }) => {
   await logInAsAdmin(page);
   // The administrator's role was withdrawn while the page was open: the server refuses the list.
   await page.route('**/api/admin/user/get/list/by/filters**', (route) =>
     route.fulfill({ status: 403, contentType: 'application/json', body: JSON.stringify({ status: 'error', message: 'Accès non authorisé.' }) }),
   );
-  const logout = page.waitForRequest((r) => new URL(r.url()).pathname === '/logout');
+  const logouts: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/logout') logouts.push(r.url());
+  });
+  const refused = page.waitForResponse((r) => r.url().includes('/api/admin/user/get/list/by/filters') && r.status() === 403);
   await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Utilisateurs' }).click();
-  await logout;
-  await expect(page).toHaveURL(/\/login$/);
-  await expect(page.getByRole('alert')).toHaveText('Accès non authorisé.');
-  // /logout really ended the session.
-  await page.goto('/admin');
-  await expect(page).toHaveURL(/\/login$/);
+  await refused;
+  await expect(page.getByRole('alert').filter({ hasText: 'Une erreur est survenue' })).toBeVisible();
+  expect(logouts).toEqual([]);
+  await expect(page).toHaveURL(/\/admin\/user$/);
+  // The session is still there: another screen opens.
+  await page.unroute('**/api/admin/user/get/list/by/filters**');
+  await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Sites' }).click();
+  await expect(page).toHaveURL(/\/admin\/site$/);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  expect(logouts).toEqual([]);
 });
 
 test('a provider lands on the site choice with the drawer of its role', async ({ page }) => {

@@ -1,17 +1,9 @@
-// Issue 4, sites administration: an administrator records a site request, installs it
+// Sites administration: an administrator records a site request, installs it
 // (status 1 with cells), gives it a referent, retires a cell and exports the list.
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { E2E_ADMIN } from '../helpers/e2e-env';
+import { logInAsAdmin } from '../helpers/e2e-login';
 import { linkFrom } from '../helpers/e2e-mail';
-
-async function loginAsAdmin(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel('Identifiant ou adresse mail').fill(E2E_ADMIN.login);
-  await page.getByLabel('Mot de passe').fill(E2E_ADMIN.password);
-  await page.getByRole('button', { name: 'Connexion' }).click();
-  await expect(page).toHaveURL(/\/admin\//);
-}
 
 async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: string, option: string | RegExp) {
   await scope.getByRole('combobox', { name: label, exact: true }).click();
@@ -32,7 +24,7 @@ test('an administrator turns a site request into an installed site with cells an
   await page.goto(linkFrom(email, '/confirmation/'));
   await expect(page.getByRole('heading', { name: 'Validation adresse mail' })).toBeVisible();
 
-  await loginAsAdmin(page);
+  await logInAsAdmin(page);
   // The administrator activates the account (users screen, covered by its own journey).
   const users = await page.request.get(`/api/admin/user/get/list/by/filters?filter[email]=${encodeURIComponent(email)}`);
   expect(users.ok(), await users.text()).toBe(true);

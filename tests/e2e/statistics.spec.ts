@@ -1,23 +1,15 @@
-// Issue 12, statistics dashboard: an administrator opens /admin/stats on the demo programme
+// Statistics dashboard: an administrator opens /admin/stats on the demo programme
 // (a year of interventions), switches year and site, sees the temperatures of the site and
 // downloads a yearly export per site.
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { E2E_ADMIN } from '../helpers/e2e-env';
-
-async function loginAsAdmin(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel('Identifiant ou adresse mail').fill(E2E_ADMIN.login);
-  await page.getByLabel('Mot de passe').fill(E2E_ADMIN.password);
-  await page.getByRole('button', { name: 'Connexion' }).click();
-  await expect(page).toHaveURL(/\/admin\//);
-}
+import { logInAsAdmin } from '../helpers/e2e-login';
 
 /** A chart card once loaded (the skeleton card of the same name is aria-busy). */
 const card = (page: Page, name: string | RegExp) => page.locator('section:not([aria-busy])').filter({ has: page.getByRole('heading', { name }) });
 
 test('an administrator browses the yearly charts of the network and of a site, then downloads an export per site', async ({ page }) => {
-  await loginAsAdmin(page);
+  await logInAsAdmin(page);
   const years = ((await (await page.request.get('/api/admin/annee/get/all')).json()) as { annee: number }[]).map((y) => y.annee);
   expect(years.length).toBeGreaterThanOrEqual(1);
 
@@ -70,7 +62,7 @@ test('an administrator browses the yearly charts of the network and of a site, t
 
 test('the dashboard reads on a 390 px phone: one chart per row, full width, no sideways scrolling', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await loginAsAdmin(page);
+  await logInAsAdmin(page);
   await page.goto('/admin/stats');
   const first = card(page, 'Interventions · Tout le réseau');
   const second = card(page, 'Apports de broyat · Tout le réseau');

@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import type { Db } from './client.js';
 import { hashPassword } from '../passwords.js';
+import { ACTION, SITE_STATUT, STATUT_EN_ATTENTE, TYPE_BAC, TYPE_USER, roleId } from '../../shared/domain.js';
 
 export const DEMO_PASSWORD = 'demo-compost';
 
@@ -49,18 +50,18 @@ export async function seedDemoData(db: Db): Promise<{ created: boolean; sites?: 
     for (const [i, [nom, prenom]] of REFERENTS.entries()) {
       const row = await trx
         .insertInto('account')
-        .values({ kind: 'user', email: `referent${i + 1}@demo.compost.fr`, password_hash: hash, type_user_id: 1, nom, prenom, tel: `06000000${String(i).padStart(2, '0')}`, email_valide: true, actif: true })
+        .values({ kind: 'user', email: `referent${i + 1}@demo.compost.fr`, password_hash: hash, type_user_id: TYPE_USER.particulier, nom, prenom, tel: `06000000${String(i).padStart(2, '0')}`, email_valide: true, actif: true })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await trx.insertInto('account_role').values({ account_id: row.id, role_id: 8 }).execute();
+      await trx.insertInto('account_role').values({ account_id: row.id, role_id: roleId('ROLE_USER') }).execute();
       referentIds.push(row.id);
     }
     const provider = await trx
       .insertInto('account')
-      .values({ kind: 'user', email: 'prestataire@demo.compost.fr', password_hash: hash, type_user_id: 3, organisme: 'Compost Services', nom: 'SERVICES', prenom: 'Compost', tel: '0298000000', email_valide: true, actif: true })
+      .values({ kind: 'user', email: 'prestataire@demo.compost.fr', password_hash: hash, type_user_id: TYPE_USER.prestataire, organisme: 'Compost Services', nom: 'SERVICES', prenom: 'Compost', tel: '0298000000', email_valide: true, actif: true })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await trx.insertInto('account_role').values({ account_id: provider.id, role_id: 9 }).execute();
+    await trx.insertInto('account_role').values({ account_id: provider.id, role_id: roleId('ROLE_PRESTATAIRE') }).execute();
 
     // Internal agents without a role yet: the roles screen has someone to give roles to.
     for (const agent of DEMO_AGENTS) {
@@ -105,7 +106,7 @@ export async function seedDemoData(db: Db): Promise<{ created: boolean; sites?: 
           numero: String(1 + Math.floor(rand() * 80)),
           type_site_id: type.id,
           cadena: active ? String(1000 + Math.floor(rand() * 9000)) : null,
-          statut_id: active ? 1 : 2,
+          statut_id: active ? SITE_STATUT.actif : SITE_STATUT.demande,
           demandeur_id: demandeurId,
           date_implantation: active ? new Date(yearAgo.getTime() - rand() * 3 * 365 * 24 * 3600 * 1000) : null,
         })
@@ -114,7 +115,8 @@ export async function seedDemoData(db: Db): Promise<{ created: boolean; sites?: 
       if (!active) continue;
       await trx.insertInto('site_convention').values({ site_id: site.id, date_convention: new Date(yearAgo.getTime() - 30 * 24 * 3600 * 1000) }).execute();
       await trx.insertInto('site_referent').values({ site_id: site.id, account_id: referentIds[i % referentIds.length] }).execute();
-      const cellTypes = [1, 1, 2, 3, ...(i % 2 ? [3] : [])];
+      const { apport, broyat, maturation } = TYPE_BAC;
+      const cellTypes = [apport, apport, broyat, maturation, ...(i % 2 ? [maturation] : [])];
       const cells = [];
       for (const [n, typeBac] of cellTypes.entries()) {
         const c = await trx
@@ -138,19 +140,19 @@ export async function seedDemoData(db: Db): Promise<{ created: boolean; sites?: 
         const date = new Date(yearAgo.getTime() + ((visit + rand()) / 24) * 365 * 24 * 3600 * 1000);
         date.setUTCHours(8 + Math.floor(rand() * 9), Math.floor(rand() * 60), 0, 0);
         if (date > now) continue;
-        const apport = site.cells.find((c) => c.typeBac === 1)!;
-        const broyat = site.cells.find((c) => c.typeBac === 2)!;
-        const maturation = site.cells.find((c) => c.typeBac === 3)!;
+        const apport = site.cells.find((c) => c.typeBac === TYPE_BAC.apport)!;
+        const broyat = site.cells.find((c) => c.typeBac === TYPE_BAC.broyat)!;
+        const maturation = site.cells.find((c) => c.typeBac === TYPE_BAC.maturation)!;
         const base = { date, site_id: site.id, valeur_nombre: null, valeur_constante: null, valeur_texte: null, bac_destination_id: null, observations: null, intervenant_id: intervenant };
-        rows.push({ ...base, site_composteur_id: apport.id, type_action_id: 6, valeur_nombre: Math.round((25 + rand() * 35) * 10) / 10 });
-        rows.push({ ...base, site_composteur_id: broyat.id, type_action_id: 12, valeur_nombre: 50 + Math.floor(rand() * 10) * 25 });
-        rows.push({ ...base, site_composteur_id: apport.id, type_action_id: 1 });
-        if (visit % 3 === 0) rows.push({ ...base, site_composteur_id: apport.id, type_action_id: 3, valeur_nombre: 100 + Math.floor(rand() * 4) * 50, bac_destination_id: maturation.id });
-        if (visit % 4 === 1) rows.push({ ...base, site_composteur_id: maturation.id, type_action_id: 15, valeur_nombre: 10 + Math.floor(rand() * 4) * 10 });
-        if (visit % 6 === 2) rows.push({ ...base, site_composteur_id: maturation.id, type_action_id: 17, valeur_nombre: 100 + Math.floor(rand() * 3) * 50 });
-        if (visit % 6 === 5) rows.push({ ...base, site_composteur_id: maturation.id, type_action_id: 11, valeur_nombre: 50 + Math.floor(rand() * 4) * 25 });
-        if (visit % 8 === 3) rows.push({ ...base, site_composteur_id: apport.id, type_action_id: 9, valeur_constante: pick([10, 10, 11]) });
-        if (visit % 12 === 7) rows.push({ ...base, site_composteur_id: broyat.id, type_action_id: 13, observations: 'Nettoyage des abords après la fête de quartier' });
+        rows.push({ ...base, site_composteur_id: apport.id, type_action_id: ACTION.temperature, valeur_nombre: Math.round((25 + rand() * 35) * 10) / 10 });
+        rows.push({ ...base, site_composteur_id: broyat.id, type_action_id: ACTION.apportBroyat, valeur_nombre: 50 + Math.floor(rand() * 10) * 25 });
+        rows.push({ ...base, site_composteur_id: apport.id, type_action_id: ACTION.retournement });
+        if (visit % 3 === 0) rows.push({ ...base, site_composteur_id: apport.id, type_action_id: ACTION.transfert, valeur_nombre: 100 + Math.floor(rand() * 4) * 50, bac_destination_id: maturation.id });
+        if (visit % 4 === 1) rows.push({ ...base, site_composteur_id: maturation.id, type_action_id: ACTION.arrosage, valeur_nombre: 10 + Math.floor(rand() * 4) * 10 });
+        if (visit % 6 === 2) rows.push({ ...base, site_composteur_id: maturation.id, type_action_id: ACTION.tamisage, valeur_nombre: 100 + Math.floor(rand() * 3) * 50 });
+        if (visit % 6 === 5) rows.push({ ...base, site_composteur_id: maturation.id, type_action_id: ACTION.distributionCompost, valeur_nombre: 50 + Math.floor(rand() * 4) * 25 });
+        if (visit % 8 === 3) rows.push({ ...base, site_composteur_id: apport.id, type_action_id: ACTION.etatComposteur, valeur_constante: pick([10, 10, 11]) });
+        if (visit % 12 === 7) rows.push({ ...base, site_composteur_id: broyat.id, type_action_id: ACTION.autreIntervention, observations: 'Nettoyage des abords après la fête de quartier' });
       }
     }
     for (let i = 0; i < rows.length; i += 500) await trx.insertInto('intervention').values(rows.slice(i, i + 500)).execute();
@@ -161,12 +163,12 @@ export async function seedDemoData(db: Db): Promise<{ created: boolean; sites?: 
       const cell = site.cells[0];
       const trigger = await trx
         .insertInto('intervention')
-        .values({ date: now, site_id: site.id, site_composteur_id: cell.id, type_action_id: 18, valeur_texte: 'Charnière du couvercle cassée', intervenant_id: referentIds[0] })
+        .values({ date: now, site_id: site.id, site_composteur_id: cell.id, type_action_id: ACTION.reparationAEffectuer, valeur_texte: 'Charnière du couvercle cassée', intervenant_id: referentIds[0] })
         .returning('id')
         .executeTakeFirstOrThrow();
       await trx
         .insertInto('demande_intervention')
-        .values({ site_id: site.id, site_composteur_id: cell.id, statut_id: 3, type_action_programmee_id: 14, intervention_declenchante_id: trigger.id, date_echeance: new Date(now.getTime() + 14 * 24 * 3600 * 1000) })
+        .values({ site_id: site.id, site_composteur_id: cell.id, statut_id: STATUT_EN_ATTENTE, type_action_programmee_id: ACTION.reparationEffectuee, intervention_declenchante_id: trigger.id, date_echeance: new Date(now.getTime() + 14 * 24 * 3600 * 1000) })
         .execute();
     }
     return { created: true, sites: 34, interventions: rows.length + recent.length };

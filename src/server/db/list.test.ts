@@ -92,7 +92,7 @@ describe.each(TEST_DRIVERS)('ilikeUnaccent (%s)', (driver) => {
   });
 });
 
-// "Every list is backed by indexes that keep it fast at 100 000 rows" (issue 3): the admin
+// Every list is backed by indexes that keep it fast at 100 000 rows: the admin
 // lists of users, composter types and site types on PostgreSQL with 100 000 accounts, 100 000
 // composter types and every possible site type code (18 278). Each page query must be served
 // by an index, never a scan of the whole table, and every query must stay well under a second.

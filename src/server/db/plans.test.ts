@@ -1,4 +1,4 @@
-// Keeps the query plans honest (issue 13): on PostgreSQL with 100 000 interventions, every
+// Keeps the query plans honest: on PostgreSQL with 100 000 interventions, every
 // list of the app is called through the API, each SQL statement it sends is captured with its
 // parameters and EXPLAINed, and no plan may read the whole intervention log. The site and
 // account tables are checked the way the sites and users tests do: with sequential scans

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { sql } from 'kysely';
 import type { Db } from './client.js';
 import { hashPassword } from '../passwords.js';
+import { roleId } from '../../shared/domain.js';
 import { importStreets } from '../modules/reference/streets-import.js';
 
 const require = createRequire(import.meta.url);
@@ -73,7 +74,7 @@ export async function seedAdmin(db: Db, env: { ADMIN_LOGIN?: string; ADMIN_PASSW
   const hasAdmin = await db
     .selectFrom('account_role')
     .innerJoin('account', 'account.id', 'account_role.account_id')
-    .where('account_role.role_id', '=', 1)
+    .where('account_role.role_id', '=', roleId('ROLE_ADMIN'))
     .select('account.id')
     .executeTakeFirst();
   if (hasAdmin) return { created: false };
@@ -99,7 +100,7 @@ export async function seedAdmin(db: Db, env: { ADMIN_LOGIN?: string; ADMIN_PASSW
         .executeTakeFirstOrThrow();
       id = row.id;
     }
-    await trx.insertInto('account_role').values({ account_id: id, role_id: 1 }).onConflict((oc) => oc.doNothing()).execute();
+    await trx.insertInto('account_role').values({ account_id: id, role_id: roleId('ROLE_ADMIN') }).onConflict((oc) => oc.doNothing()).execute();
   });
   return { created: true, login, generatedPassword };
 }

@@ -269,15 +269,15 @@ describe.each(TEST_DRIVERS)('auth plugin on its own (%s)', (driver) => {
       await app.startSession(reply, Number((request.params as { id: string }).id));
       return { ok: true };
     });
-    app.get('/api/admin/users-only', { preHandler: app.guard('user.manage') }, async () => ({ ok: true }));
+    app.get('/api/admin/users-only', { onRequest: app.guard('user.manage') }, async () => ({ ok: true }));
     app.get('/api/admin/unguarded', async () => ({ ok: true }));
     app.post(
       '/api/admin/strict',
-      { preHandler: app.guard('role.manage'), schema: { body: z.object({ name: z.string() }) } },
+      { onRequest: app.guard('role.manage'), schema: { body: z.object({ name: z.string() }) } },
       async () => ({ ok: true }),
     );
-    app.get('/api/any-role', { preHandler: app.guard() }, async () => ({ ok: true }));
-    app.get('/api/admin/either', { preValidation: app.guard('site.manage', 'user.manage') }, async () => ({ ok: true }));
+    app.get('/api/any-role', { onRequest: app.guard() }, async () => ({ ok: true }));
+    app.get('/api/admin/either', { onRequest: app.guard('site.manage', 'user.manage') }, async () => ({ ok: true }));
     await app.ready();
   });
   afterAll(async () => {
@@ -359,7 +359,7 @@ describe.each(TEST_DRIVERS)('auth plugin on its own (%s)', (driver) => {
       const { cookie } = await cookieFor(['ROLE_USER', 'ROLE_ADMIN_SITE', 'ROLE_ADMIN']);
       sent.length = 0;
       const res = await other.inject({ url: '/api/whoami', headers: { cookie } });
-      // Roles in the order of their ids (reference-data.md).
+      // Roles in the order of their ids (src/shared/domain.ts).
       expect(res.json()).toEqual({ roles: ['ROLE_ADMIN', 'ROLE_ADMIN_SITE', 'ROLE_USER'] });
       expect(sent).toHaveLength(1);
       const none = await cookieFor([]);
@@ -375,7 +375,7 @@ describe.each(TEST_DRIVERS)('auth plugin on its own (%s)', (driver) => {
     // Two servers on one database: what one of them changes, the other sees on its next request.
     const other = Fastify();
     await other.register(authPlugin, { db: handle.db, secureCookies: false });
-    other.get('/api/admin/users-only', { preHandler: other.guard('user.manage') }, async () => ({ ok: true }));
+    other.get('/api/admin/users-only', { onRequest: other.guard('user.manage') }, async () => ({ ok: true }));
     other.post('/api/logout', async (request, reply) => {
       await other.endSession(request, reply);
       return { ok: true };
@@ -403,5 +403,28 @@ describe.each(TEST_DRIVERS)('auth plugin on its own (%s)', (driver) => {
     expect(app.routeGuards).toContainEqual({ method: 'GET', url: '/api/admin/unguarded', permissions: null });
     expect(app.routeGuards).toContainEqual({ method: 'GET', url: '/api/any-role', permissions: 'any-role' });
     expect(app.routeGuards).toContainEqual({ method: 'GET', url: '/api/admin/either', permissions: ['site.manage', 'user.manage'] });
+  });
+
+  it('refuses at registration a guard declared later than onRequest, or two guards on one route', async () => {
+    const other = Fastify();
+    await other.register(authPlugin, { db: handle.db, secureCookies: false });
+    try {
+      // A guard after onRequest would let a caller without the right see the body's field errors.
+      expect(() => other.post('/api/admin/late', { preValidation: other.guard('user.manage') }, async () => ({ ok: true }))).toThrow(
+        /POST \/api\/admin\/late: app.guard\(\) is an onRequest hook, declare it as `onRequest`, not `preValidation`/,
+      );
+      expect(() => other.get('/api/admin/later', { preHandler: [async () => undefined, other.guard()] }, async () => ({ ok: true }))).toThrow(/not `preHandler`/);
+      expect(() => other.get('/api/admin/twice', { onRequest: [other.guard('user.manage'), other.guard('role.manage')] }, async () => ({ ok: true }))).toThrow(
+        /one app.guard\(\) per route/,
+      );
+      other.get('/api/admin/right', { onRequest: other.guard('user.manage') }, async () => ({ ok: true }));
+      expect(other.routeGuards.filter((g) => g.url !== '/api/admin/right')).toEqual([]);
+      expect(other.routeGuards).toEqual([
+        { method: 'GET', url: '/api/admin/right', permissions: ['user.manage'] },
+        { method: 'HEAD', url: '/api/admin/right', permissions: ['user.manage'] },
+      ]);
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -1,18 +1,21 @@
 // Sessions stored in the database behind an HttpOnly cookie, request.user, role guards
 // and the cross-origin refusal of state-changing requests.
 //
-// Guards run as soon as the session is known (onRequest), before the body is parsed and
-// validated: a caller without the right gets 401/403, never a list of field errors.
+// Guards run as soon as the session is known, before the body is parsed and validated: a
+// caller without the right gets 401/403, never a list of field errors. Routes declare them
+// where they run (`onRequest: app.guard(...)`); a guard given as preValidation or preHandler
+// is refused when the route is registered. The SQL of the sessions is in
+// modules/account/sessions.repository.ts.
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
-import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { sql } from 'kysely';
+import type { FastifyReply, FastifyRequest, RouteOptions, onRequestAsyncHookHandler } from 'fastify';
 import type { Db } from '../db/client.js';
 import { can, type Permission } from '../../shared/permissions.js';
 import { ForbiddenError, HttpError, UnauthorizedError } from '../errors.js';
 import { hashToken, newToken } from '../tokens.js';
 import { MESSAGES } from '../../shared/errors.js';
-import { AUTH_NEUTRAL, type AuthChangeFeed } from '../db/auth-changes.js';
+import type { AuthChangeFeed } from '../db/auth-changes.js';
+import { createSessionsRepository } from '../modules/account/sessions.repository.js';
 import { SessionCache, type CachedSession } from './session-cache.js';
 
 export const SESSION_COOKIE = 'compost_sid';
@@ -25,7 +28,6 @@ export const SESSION_TTL_MS = 60 * 24 * 3600 * 1000;
  * entered offline until the login).
  */
 export const SESSION_MAX_AGE_MS = 180 * 24 * 3600 * 1000;
-const MAX_AGE_INTERVAL = `${SESSION_MAX_AGE_MS / 1000} seconds`;
 /** Expiry is pushed at most once an hour, so most requests do not write. */
 const TOUCH_AFTER_MS = 3600 * 1000;
 
@@ -45,11 +47,11 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     /**
-     * Route hook (give it as preValidation or preHandler; it is moved before both): 401 when
-     * not logged in, 403 when holding none of the roles of the permissions (any of them will
-     * do). Without a permission: any role at all.
+     * The route's `onRequest` hook (declared anywhere else, the route is refused at
+     * registration): 401 when not logged in, 403 when holding none of the roles of the
+     * permissions (any of them will do). Without a permission: any role at all.
      */
-    guard(...permissions: Permission[]): (request: FastifyRequest) => Promise<void>;
+    guard(...permissions: Permission[]): GuardHook;
     /** Every route with its guard, for the test that checks no /api/admin route is left open. */
     readonly routeGuards: RouteGuardInfo[];
     startSession(reply: FastifyReply, accountId: number): Promise<void>;
@@ -65,29 +67,15 @@ export interface RouteGuardInfo {
 }
 
 const GUARD = Symbol('compost.guard');
-type GuardHook = ((request: FastifyRequest) => Promise<void>) & { [GUARD]?: Permission[] | 'any-role' };
+/** What app.guard() returns: an onRequest hook that carries the permissions it checks. */
+export type GuardHook = onRequestAsyncHookHandler & { readonly [GUARD]: Permission[] | 'any-role' };
 
 function hookList<T>(value: T | T[] | undefined): T[] {
   if (value === undefined) return [];
   return Array.isArray(value) ? value : [value];
 }
 
-export async function loadRoles(db: Db, accountId: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('account_role')
-    .innerJoin('role', 'role.id', 'account_role.role_id')
-    .where('account_role.account_id', '=', accountId)
-    .select('role.code')
-    .orderBy('role.id')
-    .execute();
-  return rows.map((r) => r.code);
-}
-
-export async function endAllSessions(db: Db, accountId: number, exceptHash?: string | null) {
-  let q = db.deleteFrom('session').where('account_id', '=', accountId);
-  if (exceptHash) q = q.where('id_hash', '!=', exceptHash);
-  await q.execute();
-}
+const isGuard = (hook: unknown): hook is GuardHook => typeof hook === 'function' && GUARD in hook;
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -116,7 +104,7 @@ export function sameOriginRequest(request: FastifyRequest, publicOrigin: string 
 }
 
 export default fp<{ db: Db; secureCookies: boolean; publicUrl?: string; changes?: AuthChangeFeed }>(async (app, opts) => {
-  const { db } = opts;
+  const sessions = createSessionsRepository(opts.db);
   // Sessions kept in memory between requests, dropped on every change to sessions, accounts
   // or roles (db/auth-changes.ts); without a feed of those changes, none are kept.
   const cache = opts.changes ? new SessionCache(opts.changes) : null;
@@ -165,27 +153,11 @@ export default fp<{ db: Db; secureCookies: boolean; publicUrl?: string; changes?
     const generation = cache?.generation;
     // One round trip: the session, its account and the account's role codes. A logout, a
     // deactivation or a role change drops the cached copies at once (see SessionCache).
-    const { rows } = await sql<{
-      id: number;
-      kind: 'user' | 'agent';
-      identifiant: string | null;
-      email: string;
-      nom: string;
-      prenom: string | null;
-      last_seen_at: Date;
-      expires_at: Date;
-      roles: string[];
-    }>`SELECT a.id, a.kind, a.identifiant, a.email, a.nom, a.prenom, s.last_seen_at,
-        LEAST(s.expires_at, s.created_at + ${MAX_AGE_INTERVAL}::interval) AS expires_at,
-        ARRAY(SELECT r.code FROM account_role ar JOIN role r ON r.id = ar.role_id WHERE ar.account_id = a.id ORDER BY r.id) AS roles
-      FROM session s JOIN account a ON a.id = s.account_id
-      WHERE s.id_hash = ${idHash} AND s.expires_at > now() AND s.created_at + ${MAX_AGE_INTERVAL}::interval > now() AND a.actif`.execute(db);
-    const row = rows[0];
+    const row = await sessions.findUsable(idHash, SESSION_MAX_AGE_MS);
     if (!row) {
       // Expired (idle for too long, or past its absolute lifetime), or its account was
       // deactivated: the row goes now, whoever changed the account.
-      // Nothing cached can depend on a session just found unusable.
-      await sql`${sql.raw(AUTH_NEUTRAL)} DELETE FROM session WHERE id_hash = ${idHash}`.execute(db);
+      await sessions.deleteUnusable(idHash);
       return;
     }
     const user: CurrentUser = Object.freeze({
@@ -209,16 +181,8 @@ export default fp<{ db: Db; secureCookies: boolean; publicUrl?: string; changes?
    */
   async function touch(request: FastifyRequest, idHash: string, token: string, accountId: number, entry: { lastSeenAt: number; expiresAt: number }) {
     const now = Date.now();
-    const row = await db
-      .updateTable('session')
-      .set({
-        last_seen_at: new Date(now),
-        expires_at: sql<Date>`LEAST(${new Date(now + SESSION_TTL_MS)}::timestamptz, created_at + ${MAX_AGE_INTERVAL}::interval)`,
-      })
-      .where('id_hash', '=', idHash)
-      .returning('expires_at')
-      .executeTakeFirst();
-    const expiresAt = row ? new Date(row.expires_at).getTime() : now;
+    const pushedTo = await sessions.touch(idHash, now, SESSION_TTL_MS, SESSION_MAX_AGE_MS);
+    const expiresAt = pushedTo ? new Date(pushedTo).getTime() : now;
     entry.lastSeenAt = now;
     entry.expiresAt = expiresAt;
     request.server.log.debug({ account: accountId }, 'session extended');
@@ -231,47 +195,42 @@ export default fp<{ db: Db; secureCookies: boolean; publicUrl?: string; changes?
     done(null, payload);
   });
 
-  app.decorate('guard', (...permissions: Permission[]) => {
-    const hook: GuardHook = async (request: FastifyRequest) => {
+  app.decorate('guard', (...permissions: Permission[]): GuardHook => {
+    const check = async (request: FastifyRequest) => {
       if (!request.user) throw new UnauthorizedError();
       const roles = request.user.roles;
       const allowed = permissions.length === 0 ? roles.length > 0 : permissions.some((p) => can(roles, p));
       if (!allowed) throw new ForbiddenError();
     };
-    hook[GUARD] = permissions.length === 0 ? 'any-role' : permissions;
-    return hook;
+    return Object.assign(check, { [GUARD]: permissions.length === 0 ? ('any-role' as const) : permissions });
   });
 
   const routeGuards: RouteGuardInfo[] = [];
   app.decorate('routeGuards', routeGuards);
-  const isGuard = (h: GuardHook) => h[GUARD] !== undefined;
   app.addHook('onRoute', (route: RouteOptions) => {
-    const preValidation = hookList(route.preValidation) as GuardHook[];
-    const preHandler = hookList(route.preHandler) as GuardHook[];
-    const guards = [...preValidation.filter(isGuard), ...preHandler.filter(isGuard)];
-    // A route derived from another one (HEAD for GET) may already carry its moved guard.
-    const placed = (hookList(route.onRequest) as GuardHook[]).filter(isGuard);
-    const permissions = [...placed, ...guards].at(-1)?.[GUARD] ?? null;
-    for (const method of hookList(route.method)) routeGuards.push({ method, url: route.url, permissions });
-    if (guards.length === 0) return;
-    route.preValidation = preValidation.filter((h) => !isGuard(h)) as RouteOptions['preValidation'];
-    route.preHandler = preHandler.filter((h) => !isGuard(h)) as RouteOptions['preHandler'];
-    route.onRequest = [...hookList(route.onRequest), ...guards] as RouteOptions['onRequest'];
+    const methods = hookList(route.method);
+    const where = `${methods.join(',')} ${route.url}`;
+    // A guard later than onRequest would let the body be parsed and validated first: a caller
+    // without the right would get the schema's field errors instead of 401/403.
+    for (const [name, hooks] of [['preValidation', route.preValidation], ['preHandler', route.preHandler]] as const) {
+      if (hookList<unknown>(hooks).some(isGuard)) throw new Error(`${where}: app.guard() is an onRequest hook, declare it as \`onRequest\`, not \`${name}\``);
+    }
+    const guards = hookList<unknown>(route.onRequest).filter(isGuard);
+    if (guards.length > 1) throw new Error(`${where}: one app.guard() per route (give it every permission that may pass)`);
+    const permissions = guards[0]?.[GUARD] ?? null;
+    for (const method of methods) routeGuards.push({ method, url: route.url, permissions });
   });
 
   app.decorate('startSession', async (reply: FastifyReply, accountId: number) => {
     const token = newToken();
-    await db
-      .insertInto('session')
-      .values({ id_hash: hashToken(token), account_id: accountId, expires_at: new Date(Date.now() + SESSION_TTL_MS) })
-      .execute();
-    // Opportunistic clean-up of expired sessions (never served from the cache either).
-    await sql`${sql.raw(AUTH_NEUTRAL)} DELETE FROM session WHERE expires_at < now()`.execute(db);
+    await sessions.insert(hashToken(token), accountId, new Date(Date.now() + SESSION_TTL_MS));
+    // Opportunistic clean-up of expired sessions.
+    await sessions.deleteExpired();
     reply.setCookie(SESSION_COOKIE, token, cookieOptions);
   });
 
   app.decorate('endSession', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.sessionHash) await db.deleteFrom('session').where('id_hash', '=', request.sessionHash).execute();
+    if (request.sessionHash) await sessions.delete(request.sessionHash);
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     request.user = null;
     request.sessionHash = null;

@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES, type FieldError } from '../../shared/errors.js';
 import { HttpError, TooManyRequestsError, UNAVAILABLE_MESSAGE, ValidationError, isDatabaseDataError, isDatabaseOutage } from '../errors.js';
+import { requestPath } from '../logging.js';
 
 /** Seconds a client is asked to wait before retrying after a 503. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -57,16 +58,16 @@ export default fp<{ spaIndex?: string }>(async (app, opts) => {
       // pool gets a fresh connection for the next request, this one is told to try again
       // (the phone's outbox does so by itself). Nothing of it was kept: a statement that
       // fails rolls its transaction back.
-      request.log.warn({ err: error }, 'database unavailable');
+      request.log.warn({ err: error }, `Base de données indisponible : ${request.method} ${requestPath(request)} → 503`);
       reply.header('retry-after', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
       return reply.status(503).send({ status: 'error', message: UNAVAILABLE_MESSAGE });
     }
     if (isDatabaseDataError(error)) {
       // A value the input schemas should have refused; still the client's mistake, not a crash.
-      request.log.warn({ err: error }, 'value refused by the database');
+      request.log.warn({ err: error }, `Valeur refusée par la base de données : ${request.method} ${requestPath(request)} → 400`);
       return reply.status(400).send({ status: 'error', message: 'Requête invalide.' });
     }
-    request.log.error({ err: error }, 'unhandled error');
+    request.log.error({ err: error }, `Erreur inattendue : ${request.method} ${requestPath(request)} → 500`);
     return reply.status(500).send({ status: 'error', message: MESSAGES.generic });
   });
 

@@ -1,6 +1,7 @@
 // Account and session payloads; the signup and password forms use these same schemas.
 import { z } from 'zod';
 import { plainString } from './common.js';
+import { TYPE_USER } from '../domain.js';
 
 export const loginSchema = z.object({
   username: plainString().trim().min(1, { message: 'Identifiant ou adresse mail obligatoire' }).max(254),
@@ -80,8 +81,8 @@ export const signupSchema = z
     ...passwordPair,
   })
   .superRefine((v, ctx) => {
-    if (v.type === 2 && !v.organisme) ctx.addIssue({ code: 'custom', path: ['organisme'], message: REQUIRED });
-    if (v.type !== 2 && !v.prenom) ctx.addIssue({ code: 'custom', path: ['prenom'], message: REQUIRED });
+    if (v.type === TYPE_USER.organisme && !v.organisme) ctx.addIssue({ code: 'custom', path: ['organisme'], message: REQUIRED });
+    if (v.type !== TYPE_USER.organisme && !v.prenom) ctx.addIssue({ code: 'custom', path: ['prenom'], message: REQUIRED });
     passwordsMatch(v, ctx);
   });
 export type SignupInput = z.input<typeof signupSchema>;
@@ -97,7 +98,7 @@ export type PasswordUpdateInput = z.infer<typeof passwordUpdateSchema>;
 export const SIGNUP_MESSAGES = {
 } as const;
 
-/** Upper-cases a last name while typing (spec.md section 5). */
+/** Upper-cases a last name while typing (the forms' input rules). */
 export function formatNom(v: string): string {
   return v.toUpperCase();
 }

@@ -1,4 +1,4 @@
-// Composter types catalogue (spec.md sections 2 "Composter types", 5 and 7).
+// Composter types catalogue (the 'Composteurs' screen, its form rules and its API routes).
 import { z } from 'zod';
 import { decimalIntSchema, plainString } from './common.js';
 import { listQuerySchema } from './list.js';
@@ -15,7 +15,7 @@ export const COMPOSTER_MESSAGES = {
   volumeMax: `Le volume doit être inférieur ou égal à ${VOLUME_MAX}`,
   precisionsRequired: 'Les précisions sont obligatoires',
   precisionsMax: `${PRECISIONS_MAX} caractères au plus`,
-  /** spec.md section 8: the same toast as after adding a site. */
+  /** The contract's wording: the same toast as after adding a site. */
   added: 'Site ajouté',
 } as const;
 

@@ -3,21 +3,18 @@
 // does the phone, which validates an entry offline before queueing it. This file is on the
 // first load of the field screen: importing zod there would cost 14 to 23 KB gzip
 // (npm run bench), so nothing here may import a value from another shared module, except
-// bounds.ts, which is plain values and functions written for this very reason.
+// bounds.ts and ../domain.ts, which are plain values and functions written for this very reason.
 // checkSubmissionShape repeats, by hand, what interventionSubmissionSchema checks;
 // intervention-rules.test.ts proves on a corpus that both give the same errors.
 import type { FieldError } from '../errors.js';
 import { COMMON_MESSAGES, hasControlChars, isInt32Id } from './bounds.js';
+import { ACTION_AUTRE, TYPE_BAC_MATURATION } from '../domain.js';
 import type { TypeAction, TypeActionConstante } from './reference.js';
 
-/** Action ids with a fixed meaning (reference-data.md). */
-export const ACTION_TRANSFERT = 3;
-export const ACTION_AUTRE = 13;
-export const ACTION_REPARATION_A_EFFECTUER = 18;
-/** The only cell type that can receive a transfer. */
-export const TYPE_BAC_MATURATION = 3;
+/** Action ids and the cell type with a fixed meaning in these rules (defined in ../domain.ts). */
+export { ACTION_AUTRE, ACTION_REPARATION_A_EFFECTUER, ACTION_TRANSFERT, TYPE_BAC_MATURATION } from '../domain.js';
 
-/** Bounds of reference-data.md (the same values as reference.ts, which would bring full zod along). */
+/** Bounds of the values (the same values as reference.ts, which would bring full zod along). */
 export const VALUE_LITRES_MAX = 10_000;
 export const VALUE_TEMPERATURE_MIN = -20;
 export const VALUE_TEMPERATURE_MAX = 90;

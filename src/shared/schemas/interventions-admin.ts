@@ -1,11 +1,12 @@
-// Interventions administration (spec.md "Interventions administration", section 7
-// "Interventions"): the global and per-site lists, one intervention with its site and last
+// Interventions administration (the 'Interventions' screen and the interventions API
+// routes): the global and per-site lists, one intervention with its site and last
 // change, the edit of its one block, the delete, and the export. The block's rules are those
 // of the add route (intervention-rules.ts), keyed the same way (values0.observations...).
 import { z } from 'zod';
 import { decimalFilterSchema, idSchema, plainString } from './common.js';
 import { interventionBlockSchema, interventionDateSchema, INTERVENTION_MESSAGES } from './interventions.js';
 import { listQuerySchema } from './list.js';
+import { photoRefSchema } from './photos.js';
 
 export const INTERVENTION_ADMIN_MESSAGES = {
   notFound: 'Intervention introuvable',
@@ -14,7 +15,7 @@ export const INTERVENTION_ADMIN_MESSAGES = {
   deletedWithDemande: "Intervention et demande d'intervention liée supprimées",
   lockedUpdate: 'Impossible de modifier car liée à une autre intervention',
   lockedDelete: 'Impossible à supprimer car liée à une autre intervention',
-  /** Banner of the edit dialog (spec.md section 8). */
+  /** Banner of the edit dialog (the contract's wording). */
   required: 'Veuillez remplir les champs obligatoires',
 } as const;
 
@@ -59,7 +60,7 @@ export const interventionAdminRowSchema = z.object({
   idSiteComposteur: z.number(),
   typeAction: z.string(),
   idAction: z.number(),
-  /** Displayed value (spec.md section 9). */
+  /** Displayed value (the contract's display rule, see displayValue). */
   valeur: z.string(),
   observations: z.string().nullable(),
   /** The site's name, or its code when it has none. */
@@ -72,6 +73,8 @@ export const interventionAdminRowSchema = z.object({
   locked: z.boolean(),
   /** Trigger of a request still pending (3 or 4): deleting it deletes the request too. */
   pendingDemande: z.boolean(),
+  /** Its photos, oldest first (the images themselves at GET /api/admin/photo/{id}). */
+  photos: z.array(photoRefSchema),
 });
 export type InterventionAdminRow = z.infer<typeof interventionAdminRowSchema>;
 
@@ -109,14 +112,6 @@ export const interventionAdminTableSchema = z.object({
   interventions: z.array(interventionAdminListRowSchema),
 });
 export type InterventionAdminTable = z.infer<typeof interventionAdminTableSchema>;
-
-/** The same answer with the table's own columns only. */
-export const interventionAdminListSchema = z.object({
-  count: z.number(),
-  countCapped: z.boolean(),
-  interventions: z.array(interventionAdminRowSchema),
-});
-export type InterventionAdminList = z.infer<typeof interventionAdminListSchema>;
 
 /** GET /api/admin/intervention/get/{id}: the intervention, its stored value, its site and cells, its last change. */
 export const interventionDetailSchema = z.object({

@@ -14,7 +14,7 @@ import {
   type CatalogueContext,
 } from './interventions.js';
 
-// The catalogue of reference-data.md, as /api/typeAction/get/all and /api/typeActionConstante/get/all give it.
+// The action catalogue (src/shared/domain.ts), as /api/typeAction/get/all and /api/typeActionConstante/get/all give it.
 const typeActions: CatalogueContext['typeActions'] = [
   { id: 1, valueKind: 'none', typeBac: [1, 3] },
   { id: 2, valueKind: 'none', typeBac: [1] },

@@ -1,5 +1,5 @@
 // Interventions: the submission of the site sheet (its schema here, its rules in
-// intervention-rules.ts), the displayed value of spec.md section 9, and the API answers.
+// intervention-rules.ts), the value as the tables display it, and the API answers.
 import { z } from 'zod';
 import {
   INTERVENTION_MESSAGES,
@@ -13,6 +13,7 @@ import {
 import { decimalFilterSchema, idSchema, plainString } from './common.js';
 import { listQuerySchema } from './list.js';
 import type { TypeAction, TypeActionConstante } from './reference.js';
+import { ACTION_VALUE_KINDS } from '../domain.js';
 
 // The rules of a submission live in intervention-rules.ts (plain functions the field screen
 // loads without zod); they are re-exported here for the server and the other screens.
@@ -41,7 +42,7 @@ export const interventionBlockSchema = z.object({
     .optional()
     .transform((v) => v ?? null),
   observations: observationsSchema,
-  /** Pending request this block processes (spec.md section 4), or null. */
+  /** Pending request this block processes (docs/domain.md, intervention requests), or null. */
   demandeIntervention: idSchema(INTERVENTION_MESSAGES.demandeInvalid)
     .nullable()
     .optional()
@@ -125,28 +126,8 @@ export function storedValueOf(valeur: number | string | null, valueKind: TypeAct
   }
 }
 
-/** Value kind of each action id, for displays that only know the id (spec.md section 9). */
-export const ACTION_VALUE_KINDS: Readonly<Record<number, TypeAction['valueKind']>> = {
-  1: 'none',
-  2: 'none',
-  3: 'transfer',
-  4: 'litres',
-  5: 'none',
-  6: 'temperature',
-  7: 'constant',
-  8: 'constant',
-  9: 'constant',
-  10: 'litres',
-  11: 'litres',
-  12: 'litres',
-  13: 'none',
-  14: 'text',
-  15: 'litres',
-  16: 'constant',
-  17: 'litres',
-  18: 'text',
-  19: 'constant',
-};
+/** Value kind of each action id, for displays that only know the id (from the catalogue of ../domain.ts). */
+export { ACTION_VALUE_KINDS } from '../domain.js';
 
 export interface DisplayValueInput {
   idAction: number;
@@ -158,7 +139,7 @@ export interface DisplayValueInput {
   destinationNumeroBac: number | null;
 }
 
-/** The value shown in tables (spec.md section 9): '200 L vers le composteur n°3', '150 L', '54.5 °C', a constant label, free text, or ''. */
+/** The value shown in tables (the contract's display rule): '200 L vers le composteur n°3', '150 L', '54.5 °C', a constant label, free text, or ''. */
 export function displayValue(row: DisplayValueInput): string {
   const kind = ACTION_VALUE_KINDS[row.idAction] ?? 'none';
   switch (kind) {
@@ -181,7 +162,7 @@ export function displayValue(row: DisplayValueInput): string {
 }
 
 function formatNumber(n: number): string {
-  // numeric columns may come back as 54.50; drop the trailing zeros, keep the dot of spec.md examples.
+  // numeric columns may come back as 54.50; drop the trailing zeros, keep the dot of the contract's examples.
   return String(Number(n));
 }
 

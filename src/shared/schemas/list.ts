@@ -1,4 +1,4 @@
-// The list query of every admin table (reference-data.md "API conventions"): search,
+// The list query of every admin table (the API's list conventions): search,
 // 0-based page, rowsPerPage, sort[name|direction], filter[<field>]. Unknown sort names
 // and unknown filters are rejected, not ignored.
 import { z } from 'zod';

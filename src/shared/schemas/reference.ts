@@ -1,5 +1,6 @@
-// Reference lists (spec.md section 7 "Session and reference").
+// Reference lists (the API's session and reference routes).
 import { z } from 'zod';
+import { ACTION_VALUE_KIND_LIST } from '../domain.js';
 
 export const appInfoSchema = z.object({ appName: z.string(), contact: z.string() });
 export type AppInfo = z.infer<typeof appInfoSchema>;
@@ -12,7 +13,7 @@ export const typeActionSchema = z.object({
   libelle: z.string(),
   /** Whether the action carries a value. */
   valeur: z.boolean(),
-  valueKind: z.enum(['none', 'litres', 'temperature', 'constant', 'text', 'transfer']),
+  valueKind: z.enum(ACTION_VALUE_KIND_LIST),
   /** Cell types (typeBac ids) on which the action is allowed. */
   typeBac: z.array(z.number()),
   aConstantes: z.boolean(),
@@ -33,7 +34,7 @@ export type TypeSite = z.infer<typeof typeSiteSchema>;
 export const typeComposteurSchema = z.object({ id: z.number(), volume: z.number(), precisions: z.string() });
 export type TypeComposteur = z.infer<typeof typeComposteurSchema>;
 
-/** Litres are whole numbers from 0 to 10 000 (reference-data.md). */
+/** Litres are whole numbers from 0 to 10 000 (docs/domain.md, actions and their values). */
 export const LITRES_MAX = 10_000;
 export const TEMPERATURE_MIN = -20;
 export const TEMPERATURE_MAX = 90;

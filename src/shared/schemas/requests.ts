@@ -1,17 +1,15 @@
-// API shapes of the intervention requests (demandes d'intervention, spec.md sections 2, 3, 7
-// "Requests"; issue 11): the pending board, the history, cancelling, scheduling, the sites
-// with pending requests and the request rules (reference-data.md "Which interventions raise a
-// request", kept in the demande_rule table).
+// API shapes of the intervention requests (demandes d'intervention; docs/domain.md, intervention
+// requests): the pending board, the history, cancelling, scheduling, the sites with pending
+// requests and the request rules (which interventions raise a request, kept in the
+// demande_rule table).
 import { z } from 'zod';
 import { decimalFilterSchema, idSchema, intSchema, plainString } from './common.js';
 import { listQuerySchema } from './list.js';
+import { photoRefSchema } from './photos.js';
 
-/** reference-data.md "Statuses": the request statuses. */
-export const STATUT_EN_ATTENTE = 3;
-export const STATUT_PROGRAMMEE = 4;
-export const STATUT_REALISEE = 5;
-export const STATUT_ANNULEE = 6;
-export const PENDING_STATUTS = [STATUT_EN_ATTENTE, STATUT_PROGRAMMEE] as const;
+// The request statuses, defined with every status in ../domain.ts.
+import { STATUT_ANNULEE, STATUT_EN_ATTENTE } from '../domain.js';
+export { PENDING_STATUTS, STATUT_ANNULEE, STATUT_EN_ATTENTE, STATUT_PROGRAMMEE, STATUT_REALISEE } from '../domain.js';
 
 /** Most requests one cancel or schedule call may name (a board page is 20). */
 export const SELECTION_MAX = 100;
@@ -140,6 +138,8 @@ export const linkedInterventionSchema = z.object({
   typeAction: z.string(),
   valeur: z.string(),
   observations: z.string().nullable(),
+  /** Its photos, oldest first (the images themselves at GET /api/admin/photo/{id}). */
+  photos: z.array(photoRefSchema),
 });
 export type LinkedIntervention = z.infer<typeof linkedInterventionSchema>;
 
@@ -147,7 +147,7 @@ export type LinkedIntervention = z.infer<typeof linkedInterventionSchema>;
 export const signalSchema = linkedInterventionSchema.extend({ idAction: z.number() });
 export type Signal = z.infer<typeof signalSchema>;
 
-/** A pending request card (spec.md section 3 "Intervention request"). */
+/** A pending request card (the API's intervention request shape). */
 export const demandeInterventionSchema = z.object({
   id: z.number(),
   idStatut: z.number(),
@@ -185,6 +185,8 @@ export const demandeInterventionSchema = z.object({
   nbSignalements: z.number(),
   /** The latest of those entries (the trigger itself when it is the only one). */
   dernierSignalement: signalSchema.nullable(),
+  /** The photos of those entries: the trigger's, then each later entry's by date, oldest first within each. */
+  photos: z.array(photoRefSchema),
   /** The delay of the rule that raised it, in days: the planning window of an overdue request. */
   delaiJours: z.number(),
 });

@@ -1,4 +1,4 @@
-// Roles and agents administration (spec.md sections 2 "Roles", 6 and 7 "Users and roles").
+// Roles and agents administration (the 'Roles' screen, what each role allows, and its API routes).
 import { z } from 'zod';
 import { decimalIntSchema, idParamsSchema, plainString } from './common.js';
 import { listQuerySchema } from './list.js';
@@ -13,7 +13,7 @@ export const ROLE_MESSAGES = {
   selectAgent: 'Veuillez sélectionner un agent',
 } as const;
 
-/** What each role allows, as the roles screen explains it (spec.md section 6). */
+/** What each role allows, as the roles screen explains it (the product's role table). */
 export const ROLE_MEANINGS: readonly { role: string; meaning: string }[] = [
   { role: 'ROLE_ADMIN*', meaning: 'Tous les rôles ROLE_ADMIN donnent accès aux statistiques.' },
   { role: 'ROLE_ADMIN', meaning: 'Toutes les fonctionnalités, sauf la modification et la suppression des interventions.' },

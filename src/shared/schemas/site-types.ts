@@ -1,4 +1,4 @@
-// Site types catalogue (spec.md sections 2 "Site types", 3, 5 and 7). A site's code is its
+// Site types catalogue (the 'Types de Site' screen and its API routes). A site's code is its
 // type code followed by a sequence number, so the code is short, upper-case and unique.
 import { z } from 'zod';
 import { plainString } from './common.js';

@@ -1,11 +1,12 @@
-// Sites administration (spec.md sections 2 "Sites", 3, 5 and 7 "Sites"): the payloads the
+// Sites administration (the 'Sites' screen, its forms and its API routes): the payloads the
 // API accepts, the answers it gives, and the limits the forms apply before sending.
 import { z } from 'zod';
 import { listQuerySchema } from './list.js';
 import { formatNom, formatPrenom } from './account.js';
 import { COMMON_MESSAGES, INT32_MAX, decimalFilterSchema, decimalIntSchema, plainString } from './common.js';
+import { SITE_STATUT } from '../domain.js';
 
-export const SITE_STATUT = { actif: 1, demande: 2 } as const;
+export { SITE_STATUT };
 export const SITE_NOM_MAX = 50;
 export const CADENA_MAX = 8;
 export const NUMERO_MIN = 0;
@@ -39,7 +40,7 @@ export const SITE_MESSAGES = {
   booleanInvalid: 'Valeur invalide',
 } as const;
 
-/** Planned years offered and accepted: current year - 10 to + 20 (spec.md section 9). */
+/** Planned years offered and accepted: current year - 10 to + 20 (the contract's display rule). */
 export function anneeRange(now = new Date()) {
   const y = now.getFullYear();
   return { min: y - 10, max: y + 20 };
@@ -156,7 +157,7 @@ function precisionsWhenAutre(v: { fonction?: unknown; precisions?: unknown }, ct
   if (v && v.fonction === 'Autre' && !v.precisions) ctx.addIssue({ code: 'custom', path: ['precisions'], message: SITE_MESSAGES.precisionsRequired });
 }
 
-/** The requester of a status 2 site (spec.md section 5 "Requester"). */
+/** The requester of a status 2 site (the 'Demandeur' form). */
 export const demandeurInputSchema = z
   .object({
     date: optionalDate,

@@ -1,9 +1,9 @@
-// Statistics dashboard (spec.md section 2 "Statistics", section 7 "Statistics"): query
+// Statistics dashboard (the 'Statistiques' screen and its API routes): query
 // parameters and answers of the monthly series, the temperatures and the yearly exports.
 import { z } from 'zod';
 import { decimalIntSchema } from './common.js';
 
-/** The eight `/admin/{series}/get/by/mois` routes; names follow the stats series of reference-data.md. */
+/** The eight `/admin/{series}/get/by/mois` routes; names follow the stats series of the action catalogue (src/shared/domain.ts). */
 export const STATS_SERIES = ['apportBroyat', 'distribution', 'transfert', 'retournement', 'reparation', 'arrosage', 'viderBac', 'tamisage'] as const;
 export type StatsSeries = (typeof STATS_SERIES)[number];
 

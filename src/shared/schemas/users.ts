@@ -1,4 +1,4 @@
-// External users administration (spec.md sections 2 "Users", 3 and 7 "Users and roles").
+// External users administration (the 'Utilisateurs' screen and its API routes).
 // The API validates with these schemas and the 'Type d'utilisateur' and 'Site' forms reuse them.
 import { z } from 'zod';
 import { decimalIntSchema, idParamsOf, idParamsSchema, isInt32Id, parseDecimal, plainString } from './common.js';
@@ -22,8 +22,8 @@ export const USER_MESSAGES = {
   siteUnknown: 'Site inconnu',
 } as const;
 
-/** User type 3: service providers (ROLE_PRESTATAIRE), who see every site. */
-export const TYPE_PRESTATAIRE = 3;
+/** User type 3: service providers (ROLE_PRESTATAIRE), who see every site (../domain.ts). */
+export { TYPE_PRESTATAIRE } from '../domain.js';
 /** Shown in the Site column when the user is referent of no site. */
 export const NO_SITE = 'Aucun';
 

@@ -1,4 +1,4 @@
-// /admin: each role has its home screen (spec.md "Admin home"); a role without one is logged out.
+// /admin: each role has its home screen (homePathFor of shared/permissions.ts); a role without one is logged out.
 import { useEffect } from 'react';
 import { Navigate } from 'react-router';
 import { homePathFor } from '../../shared/permissions';

@@ -1,4 +1,4 @@
-// The frame of every screen (spec.md section 2 "Layout"): a top bar with the application
+// The frame of every screen: a top bar with the application
 // name, extra indicators (header-slot.tsx) and the account menu; for a logged-in user a
 // 240 px drawer, toggled by the burger, with the entries of their roles whose screen exists.
 // On a 390 px phone the indicators and the account button keep their full size and a long
@@ -13,6 +13,7 @@ import { navFor } from '../../shared/permissions';
 import { setAppName } from '../components/page-title';
 import { appInfoQuery } from './bootstrap.api';
 import { HeaderSlot } from './header-slot';
+import { useExtraNavEntries, withExtras } from './nav-extras';
 import { useSessionStore } from './session-store';
 
 // Loaded right away but not waited for: the screens are usable without it (account-menu.tsx).
@@ -46,7 +47,8 @@ export function AppLayout({ mountedPaths }: { mountedPaths: ReadonlySet<string> 
   const [mobileOpened, mobile] = useDisclosure(false);
   const [desktopOpened, desktop] = useDisclosure(true);
   const location = useLocation();
-  const entries = logged ? navFor(roles).filter((e) => mountedPaths.has(e.path)) : [];
+  const extras = useExtraNavEntries();
+  const entries = logged ? withExtras(navFor(roles), extras, roles).filter((e) => mountedPaths.has(e.path)) : [];
   const withDrawer = logged;
   // Matches the navbar breakpoint 'sm' (48em): which of the two burgers is in charge.
   const isDesktop = useMediaQuery('(min-width: 48em)', true);

@@ -1,5 +1,5 @@
 // Full-screen loader until the session, the action types and (for everyone but a plain
-// referent) the active sites are loaded (spec.md sections 2 and 6); then the app.
+// referent) the active sites are loaded (loadsAllActiveSites of shared/permissions.ts); then the app.
 import type { ReactNode } from 'react';
 import { Button } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';

@@ -1,4 +1,4 @@
-// What the app loads before showing any screen (spec.md section 2: the current user, the
+// What the app loads before showing any screen (the current user, the
 // action types and, for everyone but a plain referent, the active sites) and the app info of
 // the top bar. Query keys are stable so other modules reuse the cache:
 //   useQuery(typeActionsQuery())   useQuery(activeSitesQuery(userId))

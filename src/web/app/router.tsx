@@ -1,4 +1,4 @@
-// The screen map (spec.md section 2). Each domain exports its route arrays from
+// The screen map. Each domain exports its route arrays from
 // modules/<domain>/<domain>.routes.tsx (lazy routes: a screen's code loads when opened):
 //   <domain>Routes        logged-in screens, mounted under RequireLogin
 //   <domain>PublicRoutes  screens a visitor may open without logging in
@@ -19,7 +19,7 @@ import { publicSitesRoutes } from '../modules/public-sites/public-sites.routes';
 import { buildRoutes, type RouteGroups } from './build-routes';
 
 export const ROUTE_GROUPS: RouteGroups = {
-  // The public interventions list comes first: spec.md checks it before the others.
+  // The public interventions list comes first: the contract checks it before the others.
   publicRoutes: [...interventionsPublicRoutes, ...accountRoutes, ...publicSitesRoutes],
   loggedRoutes: [...usersRoutes, ...rolesRoutes, ...compostersRoutes, ...siteTypesRoutes, ...sitesRoutes, ...interventionsRoutes, ...interventionsAdminRoutes, ...requestsRoutes, ...statisticsRoutes, ...alertsRoutes, ...yearlyReportRoutes],
 };

@@ -1,4 +1,4 @@
-// Who is using the app (spec.md section 3 "Current user"). Filled from GET /api/logged by
+// Who is using the app (the current user). Filled from GET /api/logged by
 // bootstrap.api.ts and from the login answer; every screen reads it from here.
 import { create } from 'zustand';
 import type { CurrentUser, Logged } from '../../shared/schemas/account';

@@ -6,6 +6,8 @@ import { browser } from '../lib/browser';
 import { requestLogout, registerBeforeLogout } from './logout';
 import { useUpdateStore } from './pwa';
 import { collectPaths } from './route-paths';
+import { withExtras } from './nav-extras';
+import { NAV_ENTRIES, navFor } from '../../shared/permissions';
 import { theme } from './theme';
 import { UpdatePrompt } from './update-prompt';
 
@@ -123,5 +125,23 @@ describe('theme', () => {
       </MantineProvider>,
     );
     expect(screen.getByRole('button', { name: 'Fermer' })).toBeInTheDocument();
+  });
+});
+
+describe('drawer entries added by a module', () => {
+  const outbox = { label: 'Envois', path: '/admin/envois', roles: ['ROLE_ADMIN', 'ROLE_ADMIN_SITE', 'ROLE_USER', 'ROLE_PRESTATAIRE'] as const, after: '/admin/choix/site' };
+
+  it('go after their anchor, for their roles only, each path once', () => {
+    const labels = (roles: string[]) => withExtras(navFor(roles), [outbox, outbox], roles).map((e) => e.label);
+    expect(labels(['ROLE_USER'])).toEqual(['Choix du site', 'Envois', 'Signalements', 'Alertes']);
+    expect(labels(['ROLE_ADMIN']).slice(0, 3)).toEqual(['Saisir une intervention', 'Envois', 'Demandes interventions']);
+    expect(labels(['ROLE_ADMIN_USER'])).toEqual(['Utilisateurs', 'Statistiques']);
+  });
+
+  it('go last when their anchor is not in the drawer', () => {
+    const roles = ['ROLE_USER'];
+    const entries = withExtras(navFor(roles), [{ ...outbox, after: '/nulle/part' }], roles);
+    expect(entries.at(-1)?.label).toBe('Envois');
+    expect(entries).toHaveLength(NAV_ENTRIES.filter((e) => e.roles.some((r) => roles.includes(r))).length + 1);
   });
 });

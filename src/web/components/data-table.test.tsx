@@ -3,7 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { behaveLikeABrowserForTables } from '../../../tests/helpers/web-screens';
 import { DataTable, type ListColumn } from './data-table';
 import { DEBOUNCE_MS, readListUrl, useListQuery, writeListUrl } from './use-list-query';
 
@@ -72,17 +73,7 @@ function renderTable(props: { defaultRowsPerPage?: number; cols?: ListColumn<Row
   );
 }
 
-// mantine-datatable shows a column when matchMedia(column media query or '') matches; a real
-// browser matches the empty query, the shared jsdom stub matches nothing.
-const originalMatchMedia = window.matchMedia;
-beforeAll(() => {
-  // The table scrolls back to the top on page change; jsdom has no scrollTo.
-  Element.prototype.scrollTo ??= function scrollTo() {};
-  window.matchMedia = (query: string) => ({ ...originalMatchMedia(query), matches: query.trim() === '' }) as MediaQueryList;
-});
-afterAll(() => {
-  window.matchMedia = originalMatchMedia;
-});
+behaveLikeABrowserForTables();
 
 beforeEach(() => {
   get.mockReset();
@@ -109,7 +100,7 @@ describe('DataTable', () => {
     expect(screen.getByText('1 - 20 / 57')).toBeInTheDocument();
     expect(screen.getByText('Lignes par page')).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: 'Rechercher' })).toBeInTheDocument();
-    // spec.md: no print, download, column chooser or row selection.
+    // As the contract has it: no print, download, column chooser or row selection.
     expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /imprimer|télécharger|export|colonnes/i })).not.toBeInTheDocument();
   });

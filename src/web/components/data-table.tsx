@@ -35,7 +35,7 @@
 //   'Réinitialiser' back to the screen's first state; with `urlState` (use-list-query.ts)
 //   they survive a reload and travel with a shared link.
 // - Page sizes 5, 10, 20, 50, 100; the default comes from the list (20, or 10 for roles and sites).
-// - Deliberately absent (spec.md): print, download, column chooser, row selection.
+// - Deliberately absent (the contract leaves them out): print, download, column chooser, row selection.
 // - States: loader over the table while loading, 'Aucun résultat' when empty, and an error
 //   banner with 'Réessayer' when the list could not be loaded.
 import { useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';

@@ -78,4 +78,20 @@ describe('Dialog', () => {
     await userEvent.keyboard('{Escape}');
     await waitFor(() => expect(outerDialog()).not.toBeInTheDocument());
   });
+
+  it('closes only the dialog on top when the focus fell out of every dialog', async () => {
+    render(<Screen />);
+    const dialog = await screen.findByRole('dialog', { name: 'Programmer' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Ouvrir' }));
+    await screen.findByRole('dialog', { name: 'Confirmer' });
+    // As when the focused button goes away (a switch that saves and reloads its list).
+    (document.activeElement as HTMLElement | null)?.blur();
+    expect(document.activeElement).toBe(document.body);
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Confirmer' })).not.toBeInTheDocument());
+    expect(outerDialog()).toBeInTheDocument();
+    (document.activeElement as HTMLElement | null)?.blur();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(outerDialog()).not.toBeInTheDocument());
+  });
 });

@@ -5,9 +5,12 @@
 //   the dialog underneath as well. Here the dialog closes only when Escape is pressed in its own
 //   content while no popup is open: a dialog above it, a calendar, a select's options or a menu
 //   take that Escape for themselves (a date input keeps the focus while its calendar is open,
-//   so the open popup is what tells).
+//   so the open popup is what tells). When the focus fell out of every dialog (the button that
+//   held it went away, as a switch that saves and reloads), Escape closes the dialog on top.
 // Focus stays trapped inside while it is open and returns to the opener on close (Mantine).
+import { useId } from 'react';
 import { Modal, type ModalProps } from '@mantine/core';
+import { useWindowEvent } from '@mantine/hooks';
 
 /** Popups that own Escape while they are open (rendered in a portal or inside the dialog). */
 const OPEN_POPUP = '.mantine-Popover-dropdown, .mantine-Combobox-dropdown, .mantine-Menu-dropdown, [data-dates-dropdown]';
@@ -20,10 +23,36 @@ function escapeBelongsHere(content: Element, target: Element): boolean {
   return [...document.querySelectorAll(OPEN_POPUP)].every((popup) => popup.contains(content) || getComputedStyle(popup).display === 'none');
 }
 
+function noPopupOpen(): boolean {
+  return [...document.querySelectorAll(OPEN_POPUP)].every((popup) => getComputedStyle(popup).display === 'none');
+}
+
+/** The content of the dialog shown above the others: the highest layer, then the last opened. */
+function topContent(): Element | null {
+  let top: Element | null = null;
+  let topZ = -Infinity;
+  for (const content of document.querySelectorAll('.mantine-Modal-content')) {
+    const z = Number(getComputedStyle(content.closest('.mantine-Modal-inner') ?? content).zIndex) || 0;
+    if (z >= topZ) [top, topZ] = [content, z];
+  }
+  return top;
+}
+
 export function Dialog({ onClose, closeOnEscape = true, onKeyDown, closeButtonProps, ...props }: ModalProps) {
+  const id = useId();
+  useWindowEvent('keydown', (event) => {
+    if (!props.opened || !closeOnEscape || event.key !== 'Escape' || event.defaultPrevented || event.isComposing) return;
+    // With the focus in a dialog, the dialog's own handler below decides.
+    const focused = document.activeElement;
+    if (focused && focused !== document.body) return;
+    const content = topContent();
+    if (content?.closest('[data-dialog]')?.getAttribute('data-dialog') !== id || !noPopupOpen()) return;
+    onClose();
+  });
   return (
     <Modal
       {...props}
+      data-dialog={id}
       onClose={onClose}
       closeOnEscape={false}
       closeButtonProps={{ 'aria-label': 'Fermer', ...closeButtonProps }}

@@ -1,4 +1,4 @@
-// Whole-page wait (spec.md section 2: shown until the session and reference data are loaded).
+// Whole-page wait: shown until the session and reference data are loaded.
 import { Center, Loader, Stack, Text } from '@mantine/core';
 
 export function FullScreenLoader({ label = 'Chargement…' }: { label?: string }) {

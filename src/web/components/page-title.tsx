@@ -35,6 +35,8 @@ export function setAppName(name: string) {
 /** Names the screen in the document title while the calling component is mounted. */
 export function usePageTitle(screen: string) {
   useEffect(() => {
+    // An unnamed part (a table without a title, in a dialog) leaves the screen's name alone.
+    if (!screen.trim()) return;
     const id = nextId++;
     names = [...names, { id, name: screen.trim() }];
     apply();

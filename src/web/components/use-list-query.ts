@@ -1,4 +1,4 @@
-// State and data of one server-side admin list (spec.md "Common table behaviour").
+// State and data of one server-side admin list (the behaviour every admin table shares).
 //
 //   const list = useListQuery<UserRow, UserFilter>({
 //     queryKey: ['users', 'list'],               // prefix: invalidate it after a change to reload

@@ -1,6 +1,10 @@
 // The only HTTP client of the web app. JSON under /api with the session cookie.
-// A 401 or 403 sends the browser to /logout with 'Accès non authorisé.' (spec.md section 8),
-// except for calls made with `quiet` (the offline outbox keeps its queue and asks to log in).
+// A 401 (no session) sends the browser to /logout with 'Accès non authorisé.', except for calls
+// made with `quietApi` (the offline outbox keeps its queue and asks to log in). A 403 never
+// logs out: the session is fine, this one thing is refused (a referent opening another site's
+// QR label, a role withdrawn meanwhile), and logging out would throw away the work in progress.
+// A refused read is for its screen to show in place (components: AccessDenied); a refused
+// write is said by a toast, since a dialog's save shows nothing of its own for it.
 //
 // The calls read like ky's (api.get('path', { searchParams }).json()) and a refusal is ky's
 // HTTPError, but the client itself is this small fetch wrapper: the app uses none of ky's
@@ -8,14 +12,28 @@
 // first load of the field screens (npm run bench).
 import { HTTPError } from 'ky';
 import type { ErrorBody, FieldError } from '../../shared/errors';
+import { notifications } from '@mantine/notifications';
 import { browser } from './browser';
 
 export const UNAUTHORIZED_FLASH_KEY = 'compost.flash';
 
+/** What a 403 says, in place or as a toast (the spelling is the product's own). */
+export const FORBIDDEN_MESSAGE = 'Accès non authorisé.';
+
+/** Whether `error` is the server refusing this user this request (403). */
+export function isForbidden(error: unknown): boolean {
+  return error instanceof HTTPError && error.response.status === 403;
+}
+
+function notifyForbidden() {
+  // One toast however many calls were refused at once.
+  notifications.show({ id: 'api-forbidden', message: FORBIDDEN_MESSAGE, color: 'red', autoClose: 10_000 });
+}
+
 /** When a request never reached the server (offline, DNS, timeout). */
 export const NETWORK_ERROR_MESSAGE = 'Le serveur est injoignable. Vérifiez votre connexion puis réessayez.';
 
-export function redirectToLogout(message = 'Accès non authorisé.') {
+export function redirectToLogout(message = FORBIDDEN_MESSAGE) {
   try {
     sessionStorage.setItem(UNAUTHORIZED_FLASH_KEY, message);
   } catch {
@@ -68,7 +86,7 @@ function query(searchParams: SearchParams | undefined): string {
   return text ? `?${text}` : '';
 }
 
-async function send(method: string, path: string, options: RequestOptions, onResponse?: (response: Response) => void): Promise<Response> {
+async function send(method: string, path: string, options: RequestOptions, onResponse?: (response: Response, method: string) => void): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   let body: string | undefined;
   if (options.json !== undefined) {
@@ -86,7 +104,7 @@ async function send(method: string, path: string, options: RequestOptions, onRes
     const url = `/api/${path}${query(options.searchParams)}`;
     const init: RequestInit = { method, headers, body, credentials: 'same-origin', signal: controller.signal };
     const response = await fetch(url, init);
-    onResponse?.(response);
+    onResponse?.(response, method);
     if (!response.ok && options.throwHttpErrors !== false) {
       // ky's error, so `error instanceof HTTPError` keeps working wherever it is tested.
       throw new HTTPError(response, new Request(new URL(url, globalThis.location?.href ?? 'http://localhost/'), { method }), {} as never);
@@ -98,7 +116,7 @@ async function send(method: string, path: string, options: RequestOptions, onRes
   }
 }
 
-function createClient(onResponse?: (response: Response) => void): ApiClient {
+function createClient(onResponse?: (response: Response, method: string) => void): ApiClient {
   const call = (method: string) => (path: string, options: RequestOptions = {}) => {
     const promise = send(method, path, options, onResponse) as ResponsePromise;
     promise.json = async <T,>() => {
@@ -112,14 +130,15 @@ function createClient(onResponse?: (response: Response) => void): ApiClient {
   return { get: call('GET'), post: call('POST'), put: call('PUT'), patch: call('PATCH'), delete: call('DELETE') };
 }
 
-/** Calls whose 401/403 must not log the user out (login itself, the outbox). */
+/** Calls whose 401 must not log the user out, and whose 403 no toast announces (login itself, the outbox). */
 export const quietApi: ApiClient = createClient();
 
-export const api: ApiClient = createClient((response) => {
-  if (response.status === 401 || response.status === 403) redirectToLogout();
+export const api: ApiClient = createClient((response, method) => {
+  if (response.status === 401) redirectToLogout();
+  else if (response.status === 403 && method !== 'GET') notifyForbidden();
 });
 
-/** What a failed call said, in the shape of spec.md: per-field errors and/or a message. */
+/** What a failed call said, in the shape of the API's error body: per-field errors and/or a message. */
 export interface ApiFailure {
   status: number | null;
   errors: FieldError[];

@@ -11,7 +11,7 @@
 //   })}>
 //   <TextInput label="Nom" {...form.getInputProps('nom')} />
 //
-// A dialog's save goes through useSaveAction, which shows a failure the way spec.md section 8
+// A dialog's save goes through useSaveAction, which shows a failure the way the contract
 // says (banner, toast, errors under the fields) with the screen's own validation wording:
 //
 //   const save = useSaveAction({ invalid: 'Veuillez renseigner les champs obligatoires', setServerErrors: form.setServerErrors });
@@ -38,7 +38,7 @@ import { readFailure } from './api';
 import { notifyError } from './notify';
 
 export const REQUIRED_MESSAGE = 'Champ obligatoire';
-/** Toast of a failed save; its banner ends with a full stop (spec.md section 8). */
+/** Toast of a failed save; its banner ends with a full stop (the contract's wording). */
 export const GENERIC_ERROR = 'Une erreur est survenue';
 
 const french = frenchMessages().localeError;
@@ -144,7 +144,7 @@ export function useZodForm<S extends z.ZodType, Values extends Record<string, un
 
 export interface SaveActionOptions {
   /**
-   * The screen's validation wording (spec.md words it differently per screen): the banner when
+   * The screen's validation wording (the contract words it differently per screen): the banner when
    * the form does not validate, and the toast and banner start of a 400 with per-field errors.
    */
   invalid: string;

@@ -4,7 +4,7 @@ import { HTTPError } from 'ky';
 import { notifyError, notifySuccess } from './notify';
 import { createQueryClient, shouldRetry } from './query-client';
 
-describe('toasts (spec.md section 8)', () => {
+describe('toasts (the durations of the contract)', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('keeps a success 3 s and an error 10 s', () => {

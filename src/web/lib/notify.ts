@@ -1,4 +1,4 @@
-// Toasts: errors stay 10 s, successes 3 s (spec.md section 8).
+// Toasts: errors stay 10 s, successes 3 s (the contract's durations).
 import { notifications } from '@mantine/notifications';
 
 export function notifySuccess(message: string) {

@@ -1,5 +1,5 @@
 // The one TanStack Query client of the web app. Lists reload explicitly after each change
-// (spec.md "Common table behaviour"), so no refetch on window focus; a client error (4xx) is
+// (the behaviour every admin table shares), so no refetch on window focus; a client error (4xx) is
 // an answer, not a hiccup, so only network failures and 5xx are retried.
 //
 // The field screens' queries are also kept on the phone (offline/query-persist.ts): they stay

@@ -3,7 +3,7 @@
 //   outbox     one row per intervention submission not yet confirmed by the server, keyed by
 //              its clientId (the UUID made on the phone). Rows leave only after the server said
 //              200, or when the user discards them after a confirmation. See outbox.ts.
-//              Version 2 (issue 9) adds `failures` (server errors counted against the entry,
+//              Version 2 adds `failures` (server errors counted against the entry,
 //              which drive its own backoff) and the 'error' state; nextAttemptAt is now that
 //              per-entry backoff only (a network outage holds the queue, not the entries).
 //   photos     (version 3) the photos of the queued entries, one row per photo keyed by its own
@@ -25,6 +25,9 @@
 //                'siteInfos:{siteId}'     GET /api/admin/site/get/infos/pour/intervention/{id}
 //                'syncedAt:{userId}'      when every site of that user was last brought onto the phone
 //              each with the time it was fetched. Refreshed whenever the network answers.
+//   sent       (version 4) a receipt of the last entries the server confirmed, for the outbox
+//              page's 'Envoyées' list: the entry as it was sent and when. At most SENT_KEPT per
+//              account (outbox-runner.ts prunes on each write); never read to send anything.
 //
 // Nothing else in the web app touches IndexedDB (conventions.md: offline/ is the only place).
 // The app reaches this module through store.ts, which loads it (and Dexie) on first use.
@@ -100,6 +103,16 @@ export interface PhotoData {
   data: ArrayBuffer;
 }
 
+/** A receipt of an entry the server confirmed (the outbox page lists the last ones). */
+export interface SentEntry<P = unknown> {
+  clientId: string;
+  ownerId: number;
+  siteLabel: string;
+  payload: P;
+  /** ms since epoch, when the server confirmed it. */
+  sentAt: number;
+}
+
 export interface ReferenceRow {
   key: string;
   value: unknown;
@@ -111,6 +124,7 @@ export class CompostOfflineDb extends Dexie {
   reference!: Table<ReferenceRow, string>;
   photos!: Table<OutboxPhoto, string>;
   photoData!: Table<PhotoData, string>;
+  sent!: Table<SentEntry, string>;
 
   constructor(name = 'compost-offline') {
     super(name);
@@ -137,6 +151,14 @@ export class CompostOfflineDb extends Dexie {
       reference: 'key',
       photos: 'clientId, entryId, createdAt, ownerId, state',
       photoData: 'clientId',
+    });
+    // Receipts of the entries sent, for the outbox page.
+    this.version(4).stores({
+      outbox: 'clientId, createdAt, ownerId, state',
+      reference: 'key',
+      photos: 'clientId, entryId, createdAt, ownerId, state',
+      photoData: 'clientId',
+      sent: 'clientId, sentAt, ownerId',
     });
   }
 }

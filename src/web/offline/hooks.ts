@@ -1,7 +1,7 @@
 // React views of the outbox, live: they update when any tab changes the table (Dexie
 // liveQuery observes IndexedDB writes).
 import { useEffect, useState } from 'react';
-import type { OutboxEntry, OutboxPhoto } from './db';
+import type { OutboxEntry, OutboxPhoto, SentEntry } from './db';
 import { referenceKeys } from './reference-cache';
 import { openOfflineDb, watchQuery } from './store';
 import { countEntries, type OutboxCounts } from './outbox';
@@ -9,6 +9,7 @@ import { countPhotos } from './photo-queue';
 import type { InterventionSubmission } from '../../shared/schemas/interventions';
 
 export type InterventionOutboxEntry = OutboxEntry<InterventionSubmission>;
+export type SentReceipt = SentEntry<InterventionSubmission>;
 
 function useLiveEntries(): InterventionOutboxEntry[] | undefined {
   const [entries, setEntries] = useState<InterventionOutboxEntry[] | undefined>(undefined);
@@ -26,6 +27,30 @@ function useLiveEntries(): InterventionOutboxEntry[] | undefined {
 /** Every entry on the phone, oldest first; undefined while loading. */
 export function useOutboxEntries(): InterventionOutboxEntry[] | undefined {
   return useLiveEntries();
+}
+
+/** The receipts of this account's entries the server confirmed, newest first; undefined while loading. */
+export function useSentEntries(ownerId: number | null): SentReceipt[] | undefined {
+  const [sent, setSent] = useState<SentReceipt[] | undefined>(undefined);
+  useEffect(() => {
+    if (ownerId === null) {
+      setSent([]);
+      return;
+    }
+    return watchQuery(
+      async (db) => (await db.sent.where('ownerId').equals(ownerId).sortBy('sentAt')).reverse(),
+      (rows) => setSent(rows as SentReceipt[]),
+      () => setSent([]),
+    );
+  }, [ownerId]);
+  return sent;
+}
+
+/** What this account has not sent yet: its entries and its photos still on the phone. */
+export async function countUnsent(ownerId: number): Promise<{ entries: number; photos: number }> {
+  const db = await openOfflineDb();
+  const [entries, photos] = await Promise.all([db.outbox.where('ownerId').equals(ownerId).count(), db.photos.where('ownerId').equals(ownerId).count()]);
+  return { entries, photos };
 }
 
 /** The queued photos, without their images (db.ts `photos`), oldest first; undefined while loading. */

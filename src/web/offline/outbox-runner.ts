@@ -3,7 +3,9 @@
 // backoff timer, from the 'Envoyer maintenant' button and from 'Renvoyer'; and submits new
 // entries, with their photos, for the site sheet. Every due entry goes before any photo, so a
 // photo never holds an entry. Sends never use the app's api client's 401 handling: a 401 must
-// park the queue and ask for a new login, not throw the user out mid-entry.
+// park the queue and ask for a new login, not throw the user out mid-entry. Each entry the
+// server confirms leaves a receipt (db.ts `sent`) for the outbox page, and each drain is told
+// to the listeners of onDrained (the shell's 'N saisie(s) envoyée(s)' toast).
 import { quietApi } from '../lib/api';
 import { useSessionStore } from '../app/session-store';
 import type { InterventionSubmission } from '../../shared/schemas/interventions';
@@ -26,14 +28,16 @@ export const STORAGE_RESERVE_BYTES = 10 * 1024 * 1024;
 /** How long the site sheet waits for its own entry before saying it is kept on the phone. */
 const SUBMIT_WAIT_MS = 25_000;
 
+/** A 500 is the app failing on one request: the server itself is there. A 502-504 comes from a gateway: the network works, the server does not. */
+const reachableFrom = (status: number) => reportReachable(status < 502 || status > 504, 'server');
+
 const post: PostJson = async (body) => {
   try {
     const response = await quietApi.post(ADD_PATH, { json: body, throwHttpErrors: false, timeout: SEND_TIMEOUT_MS });
-    // A 500 is the app failing on this entry: the server itself is there.
-    reportReachable(response.status < 502 || response.status > 504);
+    reachableFrom(response.status);
     return response;
   } catch (error) {
-    reportReachable(false);
+    reportReachable(false, 'network');
     throw error;
   }
 };
@@ -56,10 +60,10 @@ async function postPhoto(photo: OutboxPhoto, data: ArrayBuffer): Promise<Respons
       headers: { accept: 'application/json' },
       signal: controller.signal,
     });
-    reportReachable(response.status < 502 || response.status > 504);
+    reachableFrom(response.status);
     return response;
   } catch (error) {
-    reportReachable(false);
+    reportReachable(false, 'network');
     throw error;
   } finally {
     clearTimeout(timer);
@@ -100,6 +104,7 @@ export function appOutbox(): Promise<Outbox<InterventionSubmission>> {
         onSent: async (entry, body) => {
           // Before the entry leaves: its photos must know their interventions.
           await photos.link(entry.clientId, body);
+          await keepReceipt(entry);
           for (const listener of sentListeners) listener(entry);
         },
       }),
@@ -109,11 +114,28 @@ export function appOutbox(): Promise<Outbox<InterventionSubmission>> {
 
 export type DrainReason = 'start' | 'online' | 'visible' | 'timer' | 'button' | 'resend' | 'login' | 'submit';
 
+/** Receipts kept per account for the outbox page's list of entries sent. */
+export const SENT_KEPT = 20;
+
+/** Records that the server confirmed `entry`, keeping the SENT_KEPT newest of its account; never fails the send. */
+async function keepReceipt(entry: OutboxEntry<InterventionSubmission>): Promise<void> {
+  try {
+    const db = await openOfflineDb();
+    await db.sent.put({ clientId: entry.clientId, ownerId: entry.ownerId, siteLabel: entry.siteLabel, payload: entry.payload, sentAt: Date.now() });
+    const mine = await db.sent.where('ownerId').equals(entry.ownerId).sortBy('sentAt');
+    const old = mine.slice(0, Math.max(0, mine.length - SENT_KEPT)).map((r) => r.clientId);
+    if (old.length > 0) await db.sent.bulkDelete(old);
+  } catch {
+    /* a receipt is a convenience: the entry itself reached the server */
+  }
+}
+
 /** What a drain did to the entries, and to the photos when the entries let it go on to them. */
 export type RunnerReport = DrainReport & { photos: PhotoDrainReport | null };
 
 let timer: ReturnType<typeof setTimeout> | null = null;
 const authListeners = new Set<() => void>();
+const drainListeners = new Set<(report: RunnerReport & { reason: DrainReason; unawaited: string[] }) => void>();
 const sentListeners = new Set<(entry: OutboxEntry<InterventionSubmission>) => void>();
 /** Entries the site sheet is waiting for: it tells the user itself. */
 const awaited = new Set<string>();
@@ -129,6 +151,17 @@ export function onEntrySent(listener: (entry: OutboxEntry<InterventionSubmission
   sentListeners.add(wrapped);
   return () => {
     sentListeners.delete(wrapped);
+  };
+}
+
+/**
+ * Called after each drain with what it did; `unawaited` lists the entries sent that no screen
+ * was waiting for (the site sheet tells about its own), for the 'N saisie(s) envoyée(s)' toast.
+ */
+export function onDrained(listener: (report: RunnerReport & { reason: DrainReason; unawaited: string[] }) => void): () => void {
+  drainListeners.add(listener);
+  return () => {
+    drainListeners.delete(listener);
   };
 }
 
@@ -174,6 +207,7 @@ export async function drainNow(reason: DrainReason): Promise<RunnerReport | null
     includeAuth: reason === 'start' || reason === 'button' || reason === 'resend' || reason === 'login',
   };
   const entries = await (await appOutbox()).drain(options);
+  const unawaited = entries.sent.filter((id) => !awaited.has(id));
   if (entries.sent.length > 0) reportReachable(true);
   if (entries.authRequired) for (const listener of authListeners) listener();
   let photos: PhotoDrainReport | null = null;
@@ -185,7 +219,9 @@ export async function drainNow(reason: DrainReason): Promise<RunnerReport | null
     else photos = await sending;
   }
   await schedule(ownerId);
-  return { ...entries, photos };
+  const report = { ...entries, photos };
+  for (const listener of drainListeners) listener({ ...report, reason, unawaited });
+  return report;
 }
 
 async function drainPhotos(options: Parameters<PhotoQueue['drain']>[0]): Promise<PhotoDrainReport> {
@@ -242,6 +278,8 @@ export function startOutboxRunner() {
 export type SubmitOutcome = (
   | { kind: 'sent' }
   | { kind: 'queued' }
+  /** Not kept (keepUnsent false): the server could not be reached, nothing stays on the phone. */
+  | { kind: 'notSent' }
   | { kind: 'invalid'; errors: FieldError[]; message: string }
   | { kind: 'rejected'; message: string }
   | { kind: 'auth' }
@@ -312,8 +350,12 @@ async function store(payload: InterventionSubmission, meta: AddMeta, photos: rea
 export async function submitIntervention(
   payload: InterventionSubmission,
   meta: AddMeta,
-  options: { correcting?: boolean; photos?: readonly NewPhoto[] } = {},
+  options: { correcting?: boolean; photos?: readonly NewPhoto[]; keepUnsent?: boolean } = {},
 ): Promise<SubmitOutcome> {
+  // Where the phone cannot promise to keep an entry (offline/capability.ts), one that cannot
+  // reach the server is not kept: the user still has it in the form.
+  const keepUnsent = options.keepUnsent ?? true;
+  if (!keepUnsent && typeof navigator !== 'undefined' && !navigator.onLine) return { kind: 'notSent' };
   const box = await appOutbox();
   const photosDropped = await store(payload, meta, options.photos ?? [], options.correcting ?? false);
   const outcome = async (): Promise<SubmitOutcome> => {
@@ -338,9 +380,21 @@ export async function submitIntervention(
         : { kind: 'rejected', message: entry.lastError ?? '' };
     }
     if (entry.state === 'auth') return { kind: 'auth' };
+    if (!keepUnsent) {
+      if (await withdraw(payload.clientId)) return { kind: 'notSent' };
+      // The send was still on its way when the wait ended: it may have landed meanwhile.
+      if (!(await box.get(payload.clientId))) return { kind: 'sent' };
+    }
     return { kind: 'queued' };
   };
   return { ...(await outcome()), ...(photosDropped ? { photosDropped } : {}) };
+}
+
+/** Takes back an entry that is only waiting (not on its way), with its photos; false when it could not. */
+async function withdraw(clientId: string): Promise<boolean> {
+  if (!(await (await appOutbox()).withdraw(clientId))) return false;
+  await (await appPhotoQueue()).discardForEntry(clientId);
+  return true;
 }
 
 /** Deletes an entry and its photos; only ever called after the user confirmed. */

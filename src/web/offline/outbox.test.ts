@@ -543,7 +543,7 @@ describe('after the server confirmed an entry', () => {
 });
 
 describe('database upgrade', () => {
-  it('brings the outbox of version 1 to the current version: nothing lost, every waiting entry due, no server error counted, an empty photo table', async () => {
+  it('brings the outbox of version 1 to the current version: nothing lost, every waiting entry due, no server error counted, empty photo and receipt tables', async () => {
     const name = `outbox-upgrade-${++dbCount}`;
     const v1 = new Dexie(name);
     v1.version(1).stores({ outbox: 'clientId, createdAt, ownerId, state', reference: 'key' });
@@ -560,7 +560,7 @@ describe('database upgrade', () => {
     const upgraded = new CompostOfflineDb(name);
     try {
       await upgraded.open();
-      expect(upgraded.verno).toBe(3);
+      expect(upgraded.verno).toBe(4);
       const rows: OutboxEntry[] = await upgraded.outbox.orderBy('createdAt').toArray();
       expect(rows.map((r) => [r.clientId, r.state, r.attempts, r.failures, r.nextAttemptAt, r.lastError])).toEqual([
         ['a', 'pending', 4, 0, t, 'Pas de réseau : nouvel essai automatique'],
@@ -570,6 +570,7 @@ describe('database upgrade', () => {
       expect(await upgraded.reference.get('appInfo')).toMatchObject({ value: { appName: 'Compost' } });
       expect(await upgraded.photos.count()).toBe(0);
       expect(await upgraded.photoData.count()).toBe(0);
+      expect(await upgraded.sent.count()).toBe(0);
     } finally {
       upgraded.close();
       await upgraded.delete();
@@ -598,7 +599,10 @@ describe('server answers', () => {
 
   it('maps 401 to a login request, 502/503/504, 408 and 429 to a wait for the server, other 5xx to a server error with its reason', async () => {
     expect(await interpretResponse(json(401, { status: 'error', message: 'Vous devez être connecté.' }))).toEqual({ kind: 'auth' });
-    for (const status of [502, 503, 504, 408, 429]) expect((await interpretResponse(new Response('', { status }))).kind).toBe('retry');
+    for (const status of [502, 503, 504, 408, 429]) {
+      // The network answered: the wording says the server, not the network, is down.
+      expect(await interpretResponse(new Response('', { status }))).toEqual({ kind: 'retry', message: 'Serveur indisponible : nouvel essai automatique' });
+    }
     expect(await interpretResponse(json(500, { status: 'error', message: 'Une erreur est survenue.' }))).toEqual({
       kind: 'error',
       message: 'Erreur serveur (500) : Une erreur est survenue.',

@@ -3,7 +3,7 @@
 // injected, so the same code runs in the browser, in unit tests (fake-indexeddb) and in the
 // benchmark (node).
 //
-// Rules (issue 5, issue 9): an entry leaves only after the server confirmed it (200, a replay
+// Rules: an entry leaves only after the server confirmed it (200, a replay
 // included, since the clientId makes a resend harmless); a 400 keeps the field errors on the
 // entry for the user to correct; another refusal (403, 404, 409...) keeps the server's message;
 // a 401 parks the entry and holds the whole queue, in order, until the user logs in again.
@@ -21,6 +21,8 @@ import type { OutboxEntry } from './db';
 export const SESSION_EXPIRED_MESSAGE = 'Session expirée : reconnectez-vous pour envoyer vos saisies';
 export const NETWORK_ERROR_MESSAGE = 'Pas de réseau : nouvel essai automatique';
 export const SERVER_ERROR_MESSAGE = 'Le serveur ne répond pas correctement : nouvel essai automatique';
+/** The network answered for a server that is down (502, 503, 504) or busy (408, 429). */
+export const SERVER_UNAVAILABLE_MESSAGE = 'Serveur indisponible : nouvel essai automatique';
 /** Server errors after which an entry stops being retried by itself ('Erreur serveur'). */
 export const MAX_FAILURES = 5;
 /**
@@ -256,6 +258,19 @@ export class Outbox<P extends { clientId: string }> {
       const entry = await this.table.get(clientId);
       if (!entry || entry.state === 'sending') return;
       await this.table.update(clientId, { state: 'pending', failures: 0, nextAttemptAt: this.now() });
+    });
+  }
+
+  /**
+   * Takes back an entry that waits for its first answer (pending, never refused): true when it
+   * was deleted, false when it is on its way or already gone.
+   */
+  async withdraw(clientId: string): Promise<boolean> {
+    return this.exclusive(async () => {
+      const entry = await this.table.get(clientId);
+      if (!entry || entry.state !== 'pending') return false;
+      await this.table.delete(clientId);
+      return true;
     });
   }
 

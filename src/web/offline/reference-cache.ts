@@ -75,12 +75,13 @@ export async function networkOrCache<T>(key: string, fetcher: () => Promise<T>):
   }
 }
 
-/** Drops what belongs to the person leaving: their list of sites. */
+/** Drops what belongs to the person leaving: their list of sites and the receipts of what they sent. */
 export async function forgetSession(): Promise<void> {
   try {
     const db = await openOfflineDb();
     await db.reference.where('key').startsWith('activeSites:').delete();
     await db.reference.where('key').startsWith('syncedAt:').delete();
+    await db.sent.clear();
   } catch {
     /* nothing stored */
   }

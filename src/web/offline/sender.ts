@@ -2,7 +2,7 @@
 // decision. The HTTP call itself is injected: the app passes quietApi or fetch (a 401 must not
 // log out and lose the context), the benchmark passes fetch with a cookie.
 import type { FieldError } from '../../shared/errors';
-import { SERVER_ERROR_MESSAGE, type SendResult, type Sender } from './outbox';
+import { SERVER_ERROR_MESSAGE, SERVER_UNAVAILABLE_MESSAGE, type SendResult, type Sender } from './outbox';
 
 export const GENERIC_REFUSAL = 'Une erreur est survenue';
 
@@ -29,7 +29,7 @@ export async function interpretResponse(response: Response): Promise<SendResult>
   if (status === 401) return { kind: 'auth' };
   // Timeouts, throttling, a gateway that cannot reach the app, an app without its database:
   // about the server as a whole, not this entry.
-  if (status === 408 || status === 429 || status === 502 || status === 503 || status === 504) return { kind: 'retry', message: SERVER_ERROR_MESSAGE };
+  if (status === 408 || status === 429 || status === 502 || status === 503 || status === 504) return { kind: 'retry', message: SERVER_UNAVAILABLE_MESSAGE };
   const body = await readBody(response);
   // The app answered and failed on this very request: the entry backs off on its own.
   if (status >= 500) {

@@ -1,5 +1,5 @@
 // The whole schema of the product. Reference rows whose ids are part of the contract
-// (reference-data.md) are seeded here too, so every database has them.
+// (002-reference-data.ts, from src/shared/domain.ts) are seeded too, so every database has them.
 export const up = `
 CREATE EXTENSION IF NOT EXISTS unaccent;
 CREATE EXTENSION IF NOT EXISTS pg_trgm;

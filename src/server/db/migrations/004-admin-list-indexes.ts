@@ -1,4 +1,4 @@
-// Indexes that the admin lists of issue 3 still lacked at 100 000 rows (measured with
+// Indexes that the admin lists (users, roles, catalogues) still lacked at 100 000 rows (measured with
 // EXPLAIN ANALYZE on PostgreSQL 15): every remaining sort key, and trigram indexes for the
 // accent- and case-insensitive filters and searches. The expressions are exactly the ones the
 // repositories use (f_unaccent(lower(...)), the IMMUTABLE wrapper of migration 001), otherwise

@@ -1,4 +1,4 @@
-// Keeps the sites list fast at 100 000 sites (issue 4). The computed columns of the table
+// Keeps the sites list fast at 100 000 sites. The computed columns of the table
 // (type and status labels, referents, total volume, number of active cells, latest
 // convention) are stored on the site row and kept current by triggers on the tables they
 // come from, whichever module writes them; each sortable column then has an index on its

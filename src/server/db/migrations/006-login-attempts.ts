@@ -1,4 +1,4 @@
-// Attempt counters of the login, signup, reset-link and token limits (issue 9), in the
+// Attempt counters of the login, signup, reset-link and token limits, in the
 // database so that every server process counts against the same allowance. One row per
 // (kind, key): a fixed window that starts at the first attempt and the attempts counted in it.
 export const up = `

@@ -1,4 +1,4 @@
-// Scale of the writes and of the cells dialog at a million interventions (issue 13).
+// Scale of the writes and of the cells dialog at a million interventions.
 // - Indexes on the foreign keys that point at accounts, interventions and requests: without
 //   them, deleting one intervention (ON DELETE SET NULL of the requests) or one user (the
 //   history check and the foreign key checks) scans the log and the submissions. The index on
@@ -21,6 +21,8 @@
 //   already accent-free and lower-cased, and a GIN index on it finds them (users search and
 //   name filters, sites search, name and address filters). A phone filter that short is a
 //   prefix of the number (B-tree, text_pattern_ops so LIKE 'x%' can use it in any collation).
+import { statementTrigger, statementTriggers } from './statement-triggers.js';
+
 export const up = `
 -- Its cost tells the planner what testing it on a row costs (tens of microseconds), so that it
 -- never walks a whole sort index calling it on each row to find a rare start.
@@ -108,12 +110,7 @@ BEGIN
   RETURN NULL;
 END $$;
 
-CREATE TRIGGER intervention_cells_inserted AFTER INSERT ON intervention
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_cells_inserted();
-CREATE TRIGGER intervention_cells_deleted AFTER DELETE ON intervention
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_cells_deleted();
-CREATE TRIGGER intervention_cells_updated AFTER UPDATE ON intervention
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_cells_updated();
+${statementTriggers('intervention', { INSERT: 'intervention_cells_inserted', DELETE: 'intervention_cells_deleted', UPDATE: 'intervention_cells_updated' })}
 
 -- Existing rows: one pass over the log.
 UPDATE site_composteur SET a_interventions = true
@@ -197,12 +194,7 @@ BEGIN
       WHERE (o.site_id, o.type_composteur_id, o.actif) IS DISTINCT FROM (n.site_id, n.type_composteur_id, n.actif)));
   RETURN NULL;
 END $$;
-CREATE TRIGGER site_cells_inserted AFTER INSERT ON site_composteur
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION site_cells_inserted();
-CREATE TRIGGER site_cells_deleted AFTER DELETE ON site_composteur
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION site_cells_deleted();
-CREATE TRIGGER site_cells_updated AFTER UPDATE ON site_composteur
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION site_cells_updated();
+${statementTriggers('site_composteur', { INSERT: 'site_cells_inserted', DELETE: 'site_cells_deleted', UPDATE: 'site_cells_updated' })}
 
 CREATE FUNCTION type_composteur_volumes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -211,8 +203,7 @@ BEGIN
       WHERE n.volume IS DISTINCT FROM o.volume));
   RETURN NULL;
 END $$;
-CREATE TRIGGER type_composteur_volumes_changed AFTER UPDATE ON type_composteur
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION type_composteur_volumes_changed();
+${statementTrigger('type_composteur_volumes_changed', 'UPDATE', 'type_composteur')}
 
 -- Referents: links added or removed, accounts renamed (a deleted account removes its links).
 CREATE FUNCTION site_referents_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -230,12 +221,7 @@ BEGIN
   PERFORM sites_refresh_referent(ARRAY(SELECT site_id FROM old_rows UNION SELECT site_id FROM new_rows));
   RETURN NULL;
 END $$;
-CREATE TRIGGER site_referents_inserted AFTER INSERT ON site_referent
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION site_referents_inserted();
-CREATE TRIGGER site_referents_deleted AFTER DELETE ON site_referent
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION site_referents_deleted();
-CREATE TRIGGER site_referents_updated AFTER UPDATE ON site_referent
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION site_referents_updated();
+${statementTriggers('site_referent', { INSERT: 'site_referents_inserted', DELETE: 'site_referents_deleted', UPDATE: 'site_referents_updated' })}
 
 CREATE FUNCTION account_names_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -244,8 +230,7 @@ BEGIN
       WHERE (n.nom, n.prenom) IS DISTINCT FROM (o.nom, o.prenom)));
   RETURN NULL;
 END $$;
-CREATE TRIGGER account_names_changed AFTER UPDATE ON account
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION account_names_changed();
+${statementTrigger('account_names_changed', 'UPDATE', 'account')}
 
 -- Latest convention date.
 CREATE FUNCTION site_conventions_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -263,12 +248,7 @@ BEGIN
   PERFORM sites_refresh_convention(ARRAY(SELECT site_id FROM old_rows UNION SELECT site_id FROM new_rows));
   RETURN NULL;
 END $$;
-CREATE TRIGGER site_conventions_inserted AFTER INSERT ON site_convention
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION site_conventions_inserted();
-CREATE TRIGGER site_conventions_deleted AFTER DELETE ON site_convention
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION site_conventions_deleted();
-CREATE TRIGGER site_conventions_updated AFTER UPDATE ON site_convention
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION site_conventions_updated();
+${statementTriggers('site_convention', { INSERT: 'site_conventions_inserted', DELETE: 'site_conventions_deleted', UPDATE: 'site_conventions_updated' })}
 
 -- Labels of the types and statuses, copied on the sites when renamed.
 CREATE FUNCTION type_site_libelles_changed() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -278,8 +258,7 @@ BEGIN
     WHERE n.libelle IS DISTINCT FROM o.libelle AND s.type_site_id = n.id AND s.type_libelle IS DISTINCT FROM n.libelle;
   RETURN NULL;
 END $$;
-CREATE TRIGGER type_site_libelles_changed AFTER UPDATE ON type_site
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION type_site_libelles_changed();
+${statementTrigger('type_site_libelles_changed', 'UPDATE', 'type_site')}
 
 CREATE FUNCTION statut_libelles_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -288,6 +267,5 @@ BEGIN
     WHERE n.libelle IS DISTINCT FROM o.libelle AND s.statut_id = n.id AND s.statut_libelle IS DISTINCT FROM n.libelle;
   RETURN NULL;
 END $$;
-CREATE TRIGGER statut_libelles_changed AFTER UPDATE ON statut
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION statut_libelles_changed();
+${statementTrigger('statut_libelles_changed', 'UPDATE', 'statut')}
 `;

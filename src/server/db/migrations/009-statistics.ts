@@ -1,4 +1,4 @@
-// Monthly summaries of the intervention log for the statistics dashboard (issue 12), each a
+// Monthly summaries of the intervention log for the statistics dashboard, each a
 // count of interventions and the sum of their numeric values (litres for the litre actions)
 // per Europe/Paris month and action:
 // - intervention_stats_mois: per site and intervenant (a site's charts, site + provider);
@@ -15,6 +15,8 @@
 // concurrent statements lock summary rows in the same order. Rows whose count falls to zero
 // are removed, so the years list (which walks the network summary's month index) only shows
 // years that have interventions.
+
+import { statementTriggers } from './statement-triggers.js';
 
 const STRIPES = 16;
 
@@ -101,14 +103,12 @@ BEGIN
   RETURN NULL;
 END $$;
 
-CREATE TRIGGER intervention_stats_insert AFTER INSERT ON intervention
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_stats_insert();
-CREATE TRIGGER intervention_stats_update AFTER UPDATE ON intervention
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_stats_update();
-CREATE TRIGGER intervention_stats_delete AFTER DELETE ON intervention
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_stats_delete();
-CREATE TRIGGER intervention_stats_truncate AFTER TRUNCATE ON intervention
-  FOR EACH STATEMENT EXECUTE FUNCTION intervention_stats_truncate();
+${statementTriggers('intervention', {
+  INSERT: 'intervention_stats_insert',
+  UPDATE: 'intervention_stats_update',
+  DELETE: 'intervention_stats_delete',
+  TRUNCATE: 'intervention_stats_truncate',
+})}
 
 -- Backfill of an existing log: the detail first, the two coarser levels from it.
 INSERT INTO intervention_stats_mois (type_action_id, mois, site_id, intervenant_id, nb, quantite)

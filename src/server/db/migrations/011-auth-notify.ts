@@ -2,8 +2,10 @@
 // them when sessions, accounts or roles change. Its own changes it sees on its connection;
 // these triggers tell the other processes, through a notification that PostgreSQL delivers
 // on commit (and never for a transaction rolled back) to every connection listening on the
-// channel (db/client.ts). Statement-level, so a bulk change costs one notification, and
+// channel (db/notifications.ts). Statement-level, so a bulk change costs one notification, and
 // identical notifications of one transaction are folded into one by PostgreSQL.
+import { statementTrigger } from './statement-triggers.js';
+
 export const up = `
 CREATE OR REPLACE FUNCTION compost_auth_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -21,8 +23,7 @@ BEGIN
 END $$;
 
 DROP TRIGGER IF EXISTS session_auth_gone ON session;
-CREATE TRIGGER session_auth_gone AFTER DELETE ON session
-  REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION compost_auth_sessions_gone();
+${statementTrigger('session_auth_gone', 'DELETE', 'session', { oldTable: 'gone', fn: 'compost_auth_sessions_gone' })}
 -- Pushing a session's expiry (hourly while it is used) keeps what a cache holds right; cutting
 -- it short or moving it to another account does not.
 DROP TRIGGER IF EXISTS session_auth_changed ON session;

@@ -4,6 +4,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/client.js';
 import type { Database } from '../../db/schema.js';
+import { createSessionsRepository } from './sessions.repository.js';
 
 export type TokenPurpose = 'confirm' | 'reset';
 
@@ -158,13 +159,9 @@ function repository(db: Kysely<Database>) {
         .execute();
     },
 
-    async deleteSession(idHash: string) {
-      await db.deleteFrom('session').where('id_hash', '=', idHash).execute();
-    },
+    deleteSession: (idHash: string) => createSessionsRepository(db).delete(idHash),
 
-    async deleteSessions(accountId: number) {
-      await db.deleteFrom('session').where('account_id', '=', accountId).execute();
-    },
+    deleteSessions: (accountId: number) => createSessionsRepository(db).deleteForAccount(accountId),
   };
 }
 

@@ -1,4 +1,4 @@
-// Signup, e-mail confirmation and password reset (spec.md section 7 "Account").
+// Signup, e-mail confirmation and password reset.
 // Every route is braked per client address and per e-mail address or token it targets.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

@@ -1,9 +1,10 @@
-// Rules of the account lifecycle (spec.md sections 4 and 5, issue 2): signup of an external
+// Rules of the account lifecycle (docs/domain.md, accounts): signup of an external
 // user with a validation link, the link that validates the address, and the forgotten-password
 // flow. Links carry a random token; only its hash is stored, it expires and works once.
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import { formatNom, formatPrenom, type PasswordUpdateInput, type signupSchema } from '../../../shared/schemas/account.js';
+import { TYPE_USER } from '../../../shared/domain.js';
 import type { z } from 'zod';
 import { NotFoundError } from '../../errors.js';
 import { hashPassword } from '../../passwords.js';
@@ -69,8 +70,8 @@ export function createAccountService(deps: AppDeps, log: FastifyBaseLogger) {
         accountId = await repo.inTransaction(async (trx) => {
           const id = await trx.insertExternalAccount({
             type_user_id: input.type,
-            // Only organisations name one (spec.md section 5).
-            organisme: input.type === 2 ? input.organisme : null,
+            // Only organisations name one (the signup form's rule).
+            organisme: input.type === TYPE_USER.organisme ? input.organisme : null,
             nom: formatNom(input.nom),
             prenom: input.prenom ? formatPrenom(input.prenom) : null,
             tel: input.tel,

@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.js';
 import { hashPassword } from '../../passwords.js';
+import { createSessionsRepository } from './sessions.repository.js';
 
 export interface AgentPasswordReset {
   identifiant: string;
@@ -29,15 +30,9 @@ export async function resetAgentPassword(db: Db, identifiant: string, given?: st
       .executeTakeFirst();
     if (!agent) return undefined;
     await trx.updateTable('account').set({ password_hash: hash, actif: true, email_valide: true }).where('id', '=', agent.id).execute();
-    await trx.deleteFrom('session').where('account_id', '=', agent.id).execute();
-    const roles = await trx
-      .selectFrom('account_role')
-      .innerJoin('role', 'role.id', 'account_role.role_id')
-      .where('account_role.account_id', '=', agent.id)
-      .select('role.code')
-      .orderBy('role.id')
-      .execute();
-    return { identifiant: agent.identifiant ?? identifiant, password, roles: roles.map((r) => r.code) };
+    const sessions = createSessionsRepository(trx);
+    await sessions.deleteForAccount(agent.id);
+    return { identifiant: agent.identifiant ?? identifiant, password, roles: await sessions.roles(agent.id) };
   });
 }
 

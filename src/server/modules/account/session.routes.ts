@@ -6,8 +6,9 @@ import { LOGIN_MESSAGES, loggedSchema, loginResponseSchema, loginSchema } from '
 import { HttpError } from '../../errors.js';
 import { addressKey, createDbLimiter } from '../../rate-limit.js';
 import { verifyPassword } from '../../passwords.js';
-import { loadRoles, type CurrentUser } from '../../plugins/auth.js';
+import type { CurrentUser } from '../../plugins/auth.js';
 import { createAccountRepository } from './account.repository.js';
+import { createSessionsRepository } from './sessions.repository.js';
 
 /**
  * Failed logins allowed per window. Per address: 30 failures in 15 minutes from one client
@@ -67,7 +68,7 @@ export default async function sessionRoutes(fastify: FastifyInstance, deps: AppD
     // A new session id at every login; any session the browser had is ended.
     if (request.sessionHash) await repo.deleteSession(request.sessionHash);
     await app.startSession(reply, account.id);
-    const roles = await loadRoles(deps.db, account.id);
+    const roles = await createSessionsRepository(deps.db).roles(account.id);
     return {
       status: 'success' as const,
       user: {

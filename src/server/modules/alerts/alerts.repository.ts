@@ -5,16 +5,21 @@
 // so a run is reproducible (and testable with a fixed clock).
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/client.js';
+import { ACTION, PENDING_STATUTS, SITE_STATUT, TYPE_BAC } from '../../../shared/domain.js';
 import { ilikeUnaccent, pageOf } from '../../db/list.js';
 import { ALERT_KINDS, ALERT_LABELS, DUE_SOON_DAYS, REQUEST_ALERT_KINDS, type AlertKind, type AlertListQuery, type AlertSettings } from '../../../shared/schemas/alerts.js';
 
 /** Advisory lock of the alerts job: one run at a time across every process on the database. */
 export const ALERTS_LOCK = 99111110;
 
-/** Temperature readings are action 6 (reference-data.md); the partial index of migration 016 is keyed on it. */
-export const TEMPERATURE_ACTION = 6;
-/** Transfers (action 3) move what households brought out of an input bin: the intake estimate. */
-export const TRANSFER_ACTION = 3;
+// Ids written as literals, as the planner sees them in the indexes' conditions: the partial index
+// of migration 016 is keyed on the temperature action. Transfers move what households brought
+// out of an input bin: the intake estimate.
+const TEMPERATURE = sql.lit(ACTION.temperature);
+const TRANSFER = sql.lit(ACTION.transfert);
+const ACTIF = sql.lit(SITE_STATUT.actif);
+const PENDING = sql.join(PENDING_STATUTS.map((s) => sql.lit(s)));
+const READ_CELLS = sql.join([TYPE_BAC.apport, TYPE_BAC.maturation].map((t) => sql.lit(t)));
 
 /** Whose alerts a person sees: everything, requests, and/or those of their own sites. */
 export interface AlertScope {
@@ -195,7 +200,7 @@ export function createAlertsRepository(db: Db) {
           FROM demande_intervention d
           JOIN site_composteur sc ON sc.id = d.site_composteur_id
           JOIN type_action ta ON ta.id = d.type_action_programmee_id
-         WHERE d.statut_id IN (3, 4) AND d.date_echeance < ${until}`.execute(db);
+         WHERE d.statut_id IN (${PENDING}) AND d.date_echeance < ${until}`.execute(db);
       return r.rows.map((x) => ({ ...x, dateEcheance: new Date(x.dateEcheance) }));
     },
 
@@ -210,9 +215,9 @@ export function createAlertsRepository(db: Db) {
           JOIN type_bac tb ON tb.id = sc.type_bac_id
           LEFT JOIN LATERAL (
             SELECT i.date, i.valeur_nombre AS valeur FROM intervention i
-             WHERE i.site_composteur_id = sc.id AND i.type_action_id = 6 AND i.date <= ${now}
+             WHERE i.site_composteur_id = sc.id AND i.type_action_id = ${TEMPERATURE} AND i.date <= ${now}
              ORDER BY i.date DESC, i.id DESC LIMIT 1) last ON true
-         WHERE sc.actif AND sc.type_bac_id IN (1, 3) AND s.statut_id = 1`.execute(db);
+         WHERE sc.actif AND sc.type_bac_id IN (${READ_CELLS}) AND s.statut_id = ${ACTIF}`.execute(db);
       return r.rows.map((x) => ({ ...x, siteStart: new Date(x.siteStart), lastDate: x.lastDate === null ? null : new Date(x.lastDate) }));
     },
 
@@ -221,7 +226,7 @@ export function createAlertsRepository(db: Db) {
       const r = await sql<SiteActivityRow>`
         SELECT s.id AS "siteId", coalesce(s.date_implantation, s.created_at) AS "siteStart",
                (SELECT max(i.date) FROM intervention i WHERE i.site_id = s.id AND i.date <= ${now}) AS "lastDate"
-          FROM site s WHERE s.statut_id = 1`.execute(db);
+          FROM site s WHERE s.statut_id = ${ACTIF}`.execute(db);
       return r.rows.map((x) => ({ ...x, siteStart: new Date(x.siteStart), lastDate: x.lastDate === null ? null : new Date(x.lastDate) }));
     },
 
@@ -236,8 +241,8 @@ export function createAlertsRepository(db: Db) {
       const r = await sql<SiteIntakeRow>`
         SELECT i.site_id AS "siteId", sum(i.valeur_nombre)::float8 AS litres,
                (sum(i.valeur_nombre) * ${density}::numeric / ${windowWeeks}::int)::float8 AS "kgParSemaine"
-          FROM intervention i JOIN site s ON s.id = i.site_id AND s.statut_id = 1
-         WHERE i.type_action_id = ${sql.lit(TRANSFER_ACTION)} AND i.date > ${from} AND i.date <= ${now}
+          FROM intervention i JOIN site s ON s.id = i.site_id AND s.statut_id = ${ACTIF}
+         WHERE i.type_action_id = ${TRANSFER} AND i.date > ${from} AND i.date <= ${now}
          GROUP BY i.site_id
         HAVING sum(i.valeur_nombre) * ${density}::numeric / ${windowWeeks}::int * 100 > ${s.limiteHebdoKg}::int * ${s.pourcentageApport}::int`.execute(db);
       return r.rows;

@@ -32,23 +32,23 @@ export default async function alertsRoutes(fastify: FastifyInstance, deps: AppDe
   // Acknowledging, like the thresholds and the run, is the administrators' part.
   const admin = app.guard('alert.settings');
 
-  app.get('/admin/alerte/get/list/by/filters', { preHandler: view, schema: { querystring: alertListQuerySchema, response: { 200: alertListSchema } } }, (request) =>
+  app.get('/admin/alerte/get/list/by/filters', { onRequest: view, schema: { querystring: alertListQuerySchema, response: { 200: alertListSchema } } }, (request) =>
     service.list(request.user!, request.query as AlertListQuery),
   );
 
   app.put(
     '/admin/alerte/ack/:id',
-    { preHandler: admin, schema: { params: idParamsSchema, response: { 200: alertAckResponseSchema, 404: errorBodySchema, 409: errorBodySchema } } },
+    { onRequest: admin, schema: { params: idParamsSchema, response: { 200: alertAckResponseSchema, 404: errorBodySchema, 409: errorBodySchema } } },
     (request) => service.acknowledge(request.user!, request.params.id, new Date()),
   );
 
-  app.get('/admin/alerte/settings', { preHandler: admin, schema: { response: { 200: alertSettingsValuesSchema } } }, () => service.settings());
+  app.get('/admin/alerte/settings', { onRequest: admin, schema: { response: { 200: alertSettingsValuesSchema } } }, () => service.settings());
 
-  app.put('/admin/alerte/settings', { preHandler: admin, schema: { body: alertSettingsSchema, response: { 200: alertSettingsResponseSchema } } }, (request) =>
+  app.put('/admin/alerte/settings', { onRequest: admin, schema: { body: alertSettingsSchema, response: { 200: alertSettingsResponseSchema } } }, (request) =>
     service.saveSettings(request.user!, request.body, new Date()),
   );
 
-  app.post('/admin/alerte/run', { preHandler: admin, schema: { response: { 200: alertRunResultSchema, 409: errorBodySchema } } }, async () => {
+  app.post('/admin/alerte/run', { onRequest: admin, schema: { response: { 200: alertRunResultSchema, 409: errorBodySchema } } }, async () => {
     const outcome = await job.run({ trigger: 'manual', now: new Date() });
     if (outcome.status === 'busy') throw new ConflictError(ALERT_MESSAGES.busy);
     const { ouvertes, fermees, mails } = outcome;
@@ -62,9 +62,9 @@ export default async function alertsRoutes(fastify: FastifyInstance, deps: AppDe
     };
   });
 
-  app.get('/alerte/preferences', { preHandler: view, schema: { response: { 200: alertPreferencesSchema } } }, (request) => service.preferences(request.user!));
+  app.get('/alerte/preferences', { onRequest: view, schema: { response: { 200: alertPreferencesSchema } } }, (request) => service.preferences(request.user!));
 
-  app.put('/alerte/preferences', { preHandler: view, schema: { body: alertPreferencesInputSchema, response: { 200: alertPreferencesResponseSchema } } }, (request) =>
+  app.put('/alerte/preferences', { onRequest: view, schema: { body: alertPreferencesInputSchema, response: { 200: alertPreferencesResponseSchema } } }, (request) =>
     service.savePreferences(request.user!, request.body.desactivees),
   );
 }

@@ -1,4 +1,4 @@
-// Routes of the composter types catalogue (spec.md section 7 "Composters and site types").
+// Routes of the composter types catalogue.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps.js';
@@ -18,13 +18,13 @@ export default async function compostersRoutes(fastify: FastifyInstance, deps: A
 
   app.get(
     '/admin/typeComposteur/get/list/by/filters',
-    { preValidation: manage, schema: { querystring: composterListQuerySchema, response: { 200: composterListSchema } } },
+    { onRequest: manage, schema: { querystring: composterListQuerySchema, response: { 200: composterListSchema } } },
     (request) => repo.list(request.query),
   );
 
   app.post(
     '/admin/typeComposteur/add',
-    { preValidation: manage, schema: { body: composterAddSchema, response: { 200: composterAddResponseSchema } } },
+    { onRequest: manage, schema: { body: composterAddSchema, response: { 200: composterAddResponseSchema } } },
     async (request) => {
       const { id } = await repo.add(request.body);
       return { status: 'success' as const, message: COMPOSTER_MESSAGES.added, id };

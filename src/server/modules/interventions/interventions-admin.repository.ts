@@ -25,7 +25,7 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/client.js';
 import { containsNormalized, ilikeUnaccent, shortWordTerm, trigramIndexable, wordStartsIn, wordStartsNormalized, wordStartsUnaccent } from '../../db/list.js';
 import { COUNT_CAP, type InterventionSortField } from '../../../shared/schemas/interventions-admin.js';
-import { ACTION_VALUE_KINDS } from '../../../shared/schemas/interventions.js';
+import { ACTION_VALUE_KINDS, STATUT_REALISEE } from '../../../shared/domain.js';
 import { copyLines, sqlCsvInteger, sqlCsvLine, sqlCsvText, sqlParisDateTime, streamsCopy } from '../../csv.js';
 import { dateTermRanges, multirangeLiteral, type DateTermMatch } from './intervention-date-filter.js';
 
@@ -100,8 +100,6 @@ export interface InterventionListRecord extends ListKey {
   locked: boolean;
   pendingDemande: boolean;
 }
-
-const STATUT_REALISEE = 5;
 
 /** The date at full precision (microseconds) as text that reads back the same whatever the session's DateStyle. */
 const DATE_KEY = (d: RawBuilder<unknown>) => sql<string>`to_char(${d} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
@@ -382,31 +380,46 @@ function displayColumns(withFlags: boolean) {
 // ---------------------------------------------------------------------------------------------
 // Export lines.
 
-/** The export's columns, in the table's order. */
-export const EXPORT_HEADERS = ['Date', 'Site', 'Intervenant', 'Type Cellule', 'N° Cellule', 'Action', 'Valeur', 'Observations', 'Modifiée par'] as const;
+/**
+ * The export's columns: the table's, with the unit of the value in a column of its own so that a
+ * spreadsheet can add the values up.
+ */
+export const EXPORT_HEADERS = ['Date', 'Site', 'Intervenant', 'Type Cellule', 'N° Cellule', 'Action', 'Valeur', 'Unité', 'Observations', 'Modifiée par'] as const;
 
-const idsOfKind = (kind: string) =>
+const idsOfKind = (...kinds: string[]) =>
   Object.entries(ACTION_VALUE_KINDS)
-    .filter(([, k]) => k === kind)
+    .filter(([, k]) => kinds.includes(k))
     .map(([id]) => Number(id));
 
 /**
- * The displayed value (displayValue of shared/schemas/interventions.ts) in SQL: numbers
- * without trailing zeros, litres, degrees, the constant's label, the free text.
+ * The value of an export line in SQL, in three parts: the number of a measured action (litres,
+ * degrees), the text of the others (a constant's label, a free text), and the unit of the number
+ * ('L', '°C'; a transfer's says where the matter went, as the table does: 'L vers le composteur
+ * n°3'). The table's displayed value (displayValue of shared/schemas/interventions.ts) is the
+ * number and its unit run together.
  */
-function sqlDisplayValue(r: { action: RawBuilder<unknown>; nombre: RawBuilder<unknown>; constante: RawBuilder<unknown>; texte: RawBuilder<unknown>; dest: RawBuilder<unknown> }) {
-  const branch = (kind: string, value: RawBuilder<unknown>) => {
-    const ids = idsOfKind(kind);
-    return ids.length ? sql`WHEN ${r.action} IN (${sql.raw(ids.join(', '))}) THEN ${value}` : sql``;
+function sqlExportValue(r: { action: RawBuilder<unknown>; nombre: RawBuilder<unknown>; constante: RawBuilder<unknown>; texte: RawBuilder<unknown>; dest: RawBuilder<unknown> }) {
+  const among = (...kinds: string[]) => {
+    const ids = idsOfKind(...kinds);
+    return ids.length ? sql<SqlBool>`${r.action} IN (${sql.raw(ids.join(', '))})` : sql<SqlBool>`false`;
   };
-  const number = sql`trim_scale(${r.nombre})::text`;
-  return sql<string>`coalesce(CASE
-    ${branch('transfer', sql`${number} || ' L' || coalesce(' vers le composteur n°' || (${r.dest})::text, '')`)}
-    ${branch('litres', sql`${number} || ' L'`)}
-    ${branch('temperature', sql`${number} || ' °C'`)}
-    ${branch('constant', r.constante)}
-    ${branch('text', r.texte)}
-    END, '')`;
+  return {
+    nombre: sql`CASE WHEN ${among('transfer', 'litres', 'temperature')} THEN ${r.nombre} END`,
+    texte: sql<string>`CASE WHEN ${among('constant')} THEN ${r.constante} WHEN ${among('text')} THEN ${r.texte} END`,
+    unite: sql<string>`CASE WHEN ${r.nombre} IS NULL THEN NULL
+      WHEN ${among('transfer')} THEN 'L' || coalesce(' vers le composteur n°' || (${r.dest})::text, '')
+      WHEN ${among('litres')} THEN 'L'
+      WHEN ${among('temperature')} THEN '°C' END`,
+  };
+}
+
+/**
+ * A decimal cell as formatCsvCell writes a number (csv.ts): no trailing zeros, the French decimal
+ * comma (36,5), never guarded nor quoted (a negative temperature is a number, not a formula);
+ * '' for NULL.
+ */
+export function sqlCsvDecimal(v: RawBuilder<unknown>): RawBuilder<string> {
+  return sql<string>`coalesce(replace(trim_scale(${v})::text, '.', ','), '')`;
 }
 
 /** The label maps of an export, as JSON text read once (see labelMaps). */
@@ -467,7 +480,7 @@ function labelsOf(maps: ExportMaps | null) {
 function linesQuery(walk: RawBuilder<unknown>, sort: ListSort, maps: ExportMaps | null) {
   const l = labelsOf(maps);
   const withKeys = maps !== null;
-  const value = sqlDisplayValue({ action: sql`r.type_action_id`, nombre: sql`r.valeur_nombre`, constante: l.constante, texte: sql`r.valeur_texte`, dest: l.dest });
+  const value = sqlExportValue({ action: sql`r.type_action_id`, nombre: sql`r.valeur_nombre`, constante: l.constante, texte: sql`r.valeur_texte`, dest: l.dest });
   const v = (c: string) => sql.ref(`v.${c}`) as unknown as RawBuilder<unknown>;
   const line = sqlCsvLine([
     sqlParisDateTime(v('date')),
@@ -476,7 +489,9 @@ function linesQuery(walk: RawBuilder<unknown>, sort: ListSort, maps: ExportMaps 
     sql<string>`coalesce(v.type_bac_cell, '')`,
     sqlCsvInteger(v('numero_bac')),
     sql<string>`coalesce(v.action_cell, '')`,
-    sqlCsvText(v('valeur')),
+    // A number, or else a text (one of the two is NULL).
+    sql<string>`(${sqlCsvDecimal(v('valeur_nombre'))} || ${sqlCsvText(v('valeur_texte'))})`,
+    sqlCsvText(v('unite')),
     sqlCsvText(v('observations')),
     sqlCsvText(v('modifiee')),
   ]);
@@ -484,7 +499,7 @@ function linesQuery(walk: RawBuilder<unknown>, sort: ListSort, maps: ExportMaps 
     SELECT ${line} AS line${withKeys ? sql`, v.gkey, v.gtie::text AS gtie, v.numero, ${DATE_KEY(sql`v.date`)} AS dkey, v.id` : sql``}
     FROM (SELECT r.id, r.date, r.gkey, r.gtie, r.numero, r.numero_bac, r.observations,
             ${l.siteCell} AS site_cell, ${l.intervenantCell} AS intervenant_cell, ${l.typeBacCell} AS type_bac_cell, ${l.actionCell} AS action_cell,
-            ${value} AS valeur,
+            ${value.nombre} AS valeur_nombre, ${value.texte} AS valeur_texte, ${value.unite} AS unite,
             CASE WHEN r.modification_agent_id IS NULL THEN NULL ELSE ${l.agent} || ' le ' || ${sqlParisDateTime(sql`r.modified_at`)} END AS modifiee
           FROM (${walk}) r ORDER BY ${walkOrder('r', sort)} OFFSET 0) v
     ORDER BY ${walkOrder('v', sort)}`;

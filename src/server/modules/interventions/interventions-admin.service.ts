@@ -1,10 +1,10 @@
-// Rules of the interventions administration (spec.md "Interventions administration", section
-// 4, reference-data.md "Which interventions raise a request"): the lists, one intervention,
-// its correction and its deletion. A correction or deletion locks the intervention row and
-// the requests linked to it, runs in one transaction, and leaves a row in the audit trail.
+// Rules of the interventions administration (docs/domain.md, recording interventions and
+// intervention requests): one intervention, its
+// correction and its deletion (the lists are interventions-tables.service.ts). A correction or
+// deletion locks the intervention row and the requests linked to it, runs in one transaction,
+// and leaves a row in the audit trail.
 import type { CurrentUser } from '../../plugins/auth.js';
 import type { Db } from '../../db/client.js';
-import { pageOf } from '../../db/list.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import type { FieldError } from '../../../shared/errors.js';
 import {
@@ -17,15 +17,16 @@ import {
 } from '../../../shared/schemas/interventions.js';
 import {
   INTERVENTION_ADMIN_MESSAGES,
-  type InterventionAdminList,
-  type InterventionAdminListQuery,
   type InterventionAdminRow,
   type InterventionDetail,
   type InterventionUpdate,
 } from '../../../shared/schemas/interventions-admin.js';
-import { createInterventionsAdminRepository, type InterventionListRecord, type ListFilter } from './interventions-admin.repository.js';
-import { STATUT_REALISEE, createInterventionsRepository } from './interventions.repository.js';
+import { createInterventionsAdminRepository, type InterventionListRecord } from './interventions-admin.repository.js';
+import { createInterventionsRepository } from './interventions.repository.js';
+import { STATUT_REALISEE } from '../../../shared/domain.js';
+import type { PhotoRef } from '../../../shared/schemas/photos.js';
 import { REQUEST_MESSAGES } from '../../../shared/schemas/requests.js';
+import { createPhotosRepository } from '../photos/photos.repository.js';
 import { createRequestLifecycle } from '../requests/request-lifecycle.service.js';
 import type { SignalRow } from '../requests/request-lifecycle.repository.js';
 
@@ -35,7 +36,7 @@ type Link = Awaited<ReturnType<ReturnType<typeof createInterventionsAdminReposit
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 const num = (v: number | string | null) => (v === null ? null : Number(v));
 
-export function toAdminRow(r: InterventionListRecord): InterventionAdminRow {
+export function toAdminRow(r: InterventionListRecord, photos: PhotoRef[]): InterventionAdminRow {
   return {
     id: r.id,
     date: iso(r.date)!,
@@ -60,12 +61,8 @@ export function toAdminRow(r: InterventionListRecord): InterventionAdminRow {
     modifiedAt: iso(r.modifiedAt),
     locked: r.locked,
     pendingDemande: r.pendingDemande,
+    photos,
   };
-}
-
-/** The filter of the list query: `id` (the sites screen's dialog) or the Site filter restricts to one site. */
-export function listFilterOf(query: Pick<InterventionAdminListQuery, 'id' | 'filter'>): ListFilter {
-  return { siteId: query.id ?? query.filter.site, action: query.filter.action, date: query.filter.date };
 }
 
 /**
@@ -100,6 +97,7 @@ function snapshot(row: LockedRow) {
 export function createInterventionsAdminService(db: Db) {
   const repo = createInterventionsAdminRepository(db);
   const base = createInterventionsRepository(db);
+  const photosRepo = createPhotosRepository(db);
 
   // The catalogue only changes with a migration; read before a transaction opens (on PGlite a
   // query outside the transaction would wait for it to end).
@@ -119,25 +117,20 @@ export function createInterventionsAdminService(db: Db) {
   const agentName = (user: CurrentUser) => `${user.nom} ${user.prenom ?? ''}`.trim();
 
   return {
-    async list(query: InterventionAdminListQuery): Promise<InterventionAdminList> {
-      if (query.id !== undefined && !(await base.findSite(query.id))) throw new NotFoundError(INTERVENTION_MESSAGES.siteNotFound);
-      const { count, countCapped, rows } = await repo.list(listFilterOf(query), query.sort, pageOf(query));
-      return { count, countCapped, interventions: rows.map(toAdminRow) };
-    },
-
-    exportBatches(query: InterventionAdminListQuery) {
-      return repo.batches(listFilterOf(query), query.sort);
-    },
-
     async get(id: number): Promise<InterventionDetail> {
       const row = await repo.findRow(id);
       if (!row) throw new NotFoundError(INTERVENTION_ADMIN_MESSAGES.notFound);
-      const [site, cells, last] = await Promise.all([base.findSite(row.idSite), base.siteCells(row.idSite), repo.lastChange(id)]);
+      const [site, cells, last, photos] = await Promise.all([
+        base.findSite(row.idSite),
+        base.siteCells(row.idSite),
+        repo.lastChange(id),
+        photosRepo.photoIdsByIntervention([id]),
+      ]);
       const kind = ACTION_VALUE_KINDS[row.idAction] ?? 'none';
       const valeurSaisie =
         kind === 'constant' ? row.valeurConstante : kind === 'text' ? row.valeurTexte : kind === 'none' ? null : num(row.valeurNombre);
       return {
-        intervention: { ...toAdminRow(row), valeurSaisie, bacDestination: row.bacDestination },
+        intervention: { ...toAdminRow(row, photos.get(id) ?? []), valeurSaisie, bacDestination: row.bacDestination },
         site: {
           id: site!.id,
           code: site!.code,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DRIVERS, createAccount, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
 import { createEquippedSite } from './test-factories.js';
 import { createInterventionsAdminRepository } from './interventions-admin.repository.js';
+import { storeTestPhoto } from '../photos/test-factories.js';
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;
 type Site = Awaited<ReturnType<typeof createEquippedSite>>;
@@ -115,6 +116,30 @@ describe.each(TEST_DRIVERS)('interventions administration API (%s)', (driver) =>
       expect(second.count).toBe(5);
     });
 
+    it('gives each row of a page the ids of its photos, oldest first, and the edit dialog those of its intervention', async () => {
+      const first = await storeTestPhoto(ctx.db, r.r1);
+      const second = await storeTestPhoto(ctx.db, r.r1);
+      const other = await storeTestPhoto(ctx.db, r.r3);
+      const body = await list('');
+      expect(body.interventions.map((i) => [i.id, i.photos])).toEqual([
+        [r.r4, []],
+        [r.r1, [{ id: first }, { id: second }]],
+        [r.r2, []],
+        [r.r3, [{ id: other }]],
+        [r.r5, []],
+      ]);
+      // One site's rows (the sites screen's dialog): r4 and r3.
+      const site = await list(`id=${bouleau.id}`);
+      expect(site.interventions.map((i) => [i.id, i.photos])).toEqual([
+        [r.r4, []],
+        [r.r3, [{ id: other }]],
+      ]);
+      const detail = await get(admin.cookie, `/api/admin/intervention/get/${r.r1}`);
+      expect(detail.statusCode).toBe(200);
+      expect(detail.json().intervention.photos).toEqual([{ id: first }, { id: second }]);
+      expect((await get(admin.cookie, `/api/admin/intervention/get/${r.r2}`)).json().intervention.photos).toEqual([]);
+    });
+
     it('filters by site and by action, with exact counts', async () => {
       const bySite = await list(`filter[site]=${bouleau.id}`);
       expect(ids(bySite as never)).toEqual([r.r4, r.r3]);
@@ -216,12 +241,12 @@ describe.each(TEST_DRIVERS)('interventions administration API (%s)', (driver) =>
       expect(res.headers['content-disposition']).toBe('attachment; filename="export.csv"');
       expect(res.body.startsWith('\uFEFF')).toBe(true);
       const lines = res.body.slice(1).split('\r\n');
-      expect(lines[0]).toBe('Date;Site;Intervenant;Type Cellule;N° Cellule;Action;Valeur;Observations;Modifiée par');
-      // Retournement (r5 then r2 by date), then Température (r1).
+      expect(lines[0]).toBe('Date;Site;Intervenant;Type Cellule;N° Cellule;Action;Valeur;Unité;Observations;Modifiée par');
+      // Retournement (r5 then r2 by date), then Température (r1): its value a number, its unit apart.
       expect(lines.slice(1, 4)).toEqual([
-        '12/07/2025 14:31;Épinette;DURAND Alice;Maturation;3;Retournement;;;',
-        "31/12/2025 23:30;Épinette;ARNAUD Bob;Apport;1;Retournement;;'=1+1;",
-        '01/01/2026 00:30;Épinette;DURAND Alice;Apport;1;Température;55 °C;;',
+        '12/07/2025 14:31;Épinette;DURAND Alice;Maturation;3;Retournement;;;;',
+        "31/12/2025 23:30;Épinette;ARNAUD Bob;Apport;1;Retournement;;;'=1+1;",
+        '01/01/2026 00:30;Épinette;DURAND Alice;Apport;1;Température;55;°C;;',
       ]);
       expect(lines[4]).toBe('');
     });

@@ -1,18 +1,21 @@
 // The interventions CSV export holds every matching row exactly once, in the table's order,
 // with dates that have microseconds (imported or SQL-made data), several blocks of one visit
 // sharing a date, and batch boundaries falling between rows of one millisecond. The expected
-// rows come from plain SQL over the same data.
+// rows come from plain SQL over the same data. Measured values are numbers a French spreadsheet
+// adds up (decimal comma), their unit in the next column.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DRIVERS, createAccount, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
 import { createEquippedSite } from './test-factories.js';
 import { createInterventionTablesService } from './interventions-tables.service.js';
+import { sqlCsvDecimal } from './interventions-admin.repository.js';
+import { formatCsvCell } from '../../csv.js';
 import { interventionAdminListQuerySchema } from '../../../shared/schemas/interventions-admin.js';
 import type { Readable } from 'node:stream';
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;
 
-const HEADER = 'Date;Site;Intervenant;Type Cellule;N° Cellule;Action;Valeur;Observations;Modifiée par';
+const HEADER = 'Date;Site;Intervenant;Type Cellule;N° Cellule;Action;Valeur;Unité;Observations;Modifiée par';
 
 async function read(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];
@@ -32,7 +35,7 @@ function dataLines(csv: string): string[] {
 /** Every data row carries a unique observation ('u123'): the id it stands for. */
 function idsOf(csv: string, byObservation: Map<string, number>): number[] {
   return dataLines(csv).map((line) => {
-    const obs = line.split(';')[7];
+    const obs = line.split(';')[8];
     const id = byObservation.get(obs);
     if (id === undefined) throw new Error(`unknown line ${line}`);
     return id;
@@ -150,7 +153,7 @@ describe.each(TEST_DRIVERS)('interventions CSV export (%s)', (driver) => {
     const lines = dataLines(res.body);
     expect(lines).toHaveLength(300);
     // 1 April 2025 08:00:00.001123 UTC is 10:00 in Paris (summer time from 30 March).
-    expect(lines[0]).toBe('01/04/2025 10:00;Bêta;DURAND Alice;Maturation;3;Distribution de compost;30 L;v1-3;');
+    expect(lines[0]).toBe('01/04/2025 10:00;Bêta;DURAND Alice;Maturation;3;Distribution de compost;30;L;v1-3;');
     const empty = await ctx.app.inject({ url: '/api/admin/intervention/export?filter[date]=31/02/2019', headers: { cookie: admin.cookie } });
     expect(dataLines(empty.body)).toEqual([]);
   });
@@ -205,9 +208,12 @@ describe.runIf(TEST_DRIVERS.includes('postgres'))('interventions CSV export on P
     const embedded = await read(await createInterventionTablesService(lite.db).exportCsv(query));
     expect(dataLines(pg)).toHaveLength(400);
     expect(embedded === pg).toBe(true);
-    // A negative temperature is guarded like any text that starts with '-'; quotes are doubled.
-    expect(pg).toContain(`;"Jardin ""des; Capucins""";LE GALL Élodie;Apport;1;Température;'-5.5 °C;`);
-    expect(pg).toContain(`;Réparation effectuée;'=SOMME(A1);`);
+    // A negative temperature is a number (never guarded), with a decimal comma; quotes are doubled.
+    expect(pg).toContain(`;"Jardin ""des; Capucins""";LE GALL Élodie;Apport;1;Température;-5,5;°C;`);
+    // A transfer without destination (rows 13, 23...): litres alone.
+    expect(pg).toContain(`;Transfert;7,5;L;`);
+    // A free text that would be a formula is guarded, and has no unit.
+    expect(pg).toContain(`;Réparation effectuée;'=SOMME(A1);;`);
     expect(pg).toContain(`;"ligne 1\nligne 2";`);
     expect(pg).toContain(`;"""cité""";`);
   });
@@ -224,5 +230,80 @@ describe.runIf(TEST_DRIVERS.includes('postgres'))('interventions CSV export on P
       (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND query LIKE 'COPY%'`.execute(ctx.db)).rows[0].n;
     for (let i = 0; i < 50 && (await copying()) > 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await copying()).toBe(0);
+  });
+});
+
+describe.each(TEST_DRIVERS)('interventions CSV values (%s)', (driver) => {
+  let ctx: Ctx;
+  let siteId: number;
+
+  beforeAll(async () => {
+    ctx = await createTestApp(driver);
+    const alice = (await createAccount(ctx.db, { nom: 'DURAND', prenom: 'Alice' })).id;
+    const site = await createEquippedSite(ctx.db, { nom: 'Gamma' });
+    siteId = site.id;
+    // [action, cell, number, constant, text, destination], one a day from 1 June 2025 08:00 UTC (10:00 in Paris).
+    const rows: [number, number, number | null, number | null, string | null, number | null][] = [
+      [6, site.apport, 36.5, null, null, null],
+      [6, site.maturation, -2.25, null, null, null],
+      [3, site.apport, 12.5, null, null, site.maturation],
+      [15, site.apport, 200, null, null, null],
+      [7, site.broyat, null, 1, null, null],
+      [18, site.apport, null, null, 'Trappe; charnière', null],
+      [1, site.apport, null, null, null, null],
+      [12, site.broyat, 0.125, null, null, null],
+      [3, site.apport, 40, null, null, null],
+    ];
+    for (const [i, [action, cell, nombre, constante, texte, dest]] of rows.entries()) {
+      await ctx.db
+        .insertInto('intervention')
+        .values({
+          date: new Date(Date.UTC(2025, 5, 1 + i, 8)),
+          site_id: site.id,
+          site_composteur_id: cell,
+          type_action_id: action,
+          valeur_nombre: nombre,
+          valeur_constante: constante,
+          valeur_texte: texte,
+          bac_destination_id: dest,
+          intervenant_id: alice,
+        })
+        .execute();
+    }
+  });
+  afterAll(() => ctx.close());
+
+  const exportOf = (opts: { batches?: boolean; batchSize?: number } = {}) =>
+    createInterventionTablesService(ctx.db)
+      .exportCsv(interventionAdminListQuerySchema.parse({ filter: { site: String(siteId) }, sort: { name: 'date', direction: 'asc' } }), opts)
+      .then(read);
+
+  it('writes measured values as numbers with a decimal comma and their unit in the next column, other values as text without unit', async () => {
+    const whole = await exportOf();
+    const lines = dataLines(whole);
+    const start = (day: number) => `0${day}/06/2025 10:00;Gamma;DURAND Alice;`;
+    expect(lines).toEqual([
+      `${start(1)}Apport;1;Température;36,5;°C;;`,
+      `${start(2)}Maturation;3;Température;-2,25;°C;;`,
+      `${start(3)}Apport;1;Transfert;12,5;L vers le composteur n°3;;`,
+      `${start(4)}Apport;1;Arrosage;200;L;;`,
+      `${start(5)}Broyat;2;Niveau de broyat;Vide;;;`,
+      `${start(6)}Apport;1;Réparation à effectuer;"Trappe; charnière";;;`,
+      `${start(7)}Apport;1;Retournement;;;;`,
+      `${start(8)}Broyat;2;Apport de broyat;0,125;L;;`,
+      `${start(9)}Apport;1;Transfert;40;L;;`,
+    ]);
+    // The same bytes in batches (and, on PostgreSQL, from the COPY above).
+    expect((await exportOf({ batches: true, batchSize: 2 })) === whole).toBe(true);
+  });
+
+  it('writes a decimal cell in SQL as the JavaScript CSV rules write a number', async () => {
+    const numbers = ['36.5', '-5.50', '0.125', '200', '200.000', '1234567.89', '0.1', '-0.05', '0'];
+    for (const n of numbers) {
+      const { rows } = await sql<{ cell: string }>`SELECT ${sqlCsvDecimal(sql`CAST(${n} AS numeric)`)} AS cell`.execute(ctx.db);
+      expect(rows[0].cell, n).toBe(formatCsvCell(Number(n)));
+    }
+    const { rows } = await sql<{ cell: string }>`SELECT ${sqlCsvDecimal(sql`CAST(NULL AS numeric)`)} AS cell`.execute(ctx.db);
+    expect(rows[0].cell).toBe(formatCsvCell(null));
   });
 });

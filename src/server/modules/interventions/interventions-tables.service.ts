@@ -1,7 +1,8 @@
 // The interventions tables as their callers see them: the administrators' global and per-site
-// lists with their CSV export, and the public per-site list. Who asks decides what the search
-// looks at and what a row shows: an anonymous caller (anyone holding a site's link) never gets
-// a name, an observation or a free-text value, nor finds rows by them.
+// lists (each row with its photo ids) with their CSV export, and the public per-site list. Who
+// asks decides what the search looks at and what a row shows: an anonymous caller (anyone
+// holding a site's link) never gets a name, an observation or a free-text value, nor finds rows
+// by them.
 import type { Readable } from 'node:stream';
 import type { CurrentUser } from '../../plugins/auth.js';
 import type { Db } from '../../db/client.js';
@@ -17,7 +18,10 @@ import type {
   PublicSiteInterventionRow,
 } from '../../../shared/schemas/interventions-admin.js';
 import { EXPORT_HEADERS, FULL_SEARCH, createInterventionsAdminRepository, type InterventionListRecord, type ListFilter, type SearchScope } from './interventions-admin.repository.js';
-import { STATUT_SITE_ACTIF, createInterventionsRepository } from './interventions.repository.js';
+import type { PhotoRef } from '../../../shared/schemas/photos.js';
+import { createPhotosRepository } from '../photos/photos.repository.js';
+import { createInterventionsRepository } from './interventions.repository.js';
+import { SITE_STATUT } from '../../../shared/domain.js';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -31,7 +35,7 @@ function valueOf(r: InterventionListRecord): string {
   });
 }
 
-export function toListRow(r: InterventionListRecord): InterventionAdminListRow {
+export function toListRow(r: InterventionListRecord, photos: PhotoRef[]): InterventionAdminListRow {
   return {
     id: r.id,
     date: iso(r.date)!,
@@ -57,6 +61,7 @@ export function toListRow(r: InterventionListRecord): InterventionAdminListRow {
     interventionRealisee: r.interventionRealisee,
     locked: r.locked,
     pendingDemande: r.pendingDemande,
+    photos,
   };
 }
 
@@ -98,12 +103,15 @@ export function adminFilterOf(query: Pick<InterventionAdminListQuery, 'id' | 'fi
 export function createInterventionTablesService(db: Db) {
   const repo = createInterventionsAdminRepository(db);
   const base = createInterventionsRepository(db);
+  const photosRepo = createPhotosRepository(db);
 
   return {
     async adminList(query: InterventionAdminListQuery): Promise<InterventionAdminTable> {
       if (query.id !== undefined && !(await base.findSite(query.id))) throw new NotFoundError(INTERVENTION_MESSAGES.siteNotFound);
       const { count, countCapped, rows } = await repo.list(adminFilterOf(query), query.sort, pageOf(query));
-      return { count, countCapped, interventions: rows.map(toListRow) };
+      // The photo ids of the page's rows, in one query (never the images).
+      const photos = await photosRepo.photoIdsByIntervention(rows.map((r) => r.id));
+      return { count, countCapped, interventions: rows.map((r) => toListRow(r, photos.get(r.id) ?? [])) };
     },
 
     /** export.csv of the list's search, filters and sort: every matching row, once. */
@@ -113,7 +121,7 @@ export function createInterventionTablesService(db: Db) {
 
     async publicList(user: CurrentUser | null, siteId: number, query: SiteInterventionListQuery): Promise<PublicSiteInterventionList> {
       const site = await base.findSite(siteId);
-      if (!site || site.idStatut !== STATUT_SITE_ACTIF) throw new NotFoundError(INTERVENTION_MESSAGES.siteNotFound);
+      if (!site || site.idStatut !== SITE_STATUT.actif) throw new NotFoundError(INTERVENTION_MESSAGES.siteNotFound);
       const anonymous = user === null;
       const f = query.filter;
       const { count, rows } = await repo.list(

@@ -1,17 +1,11 @@
 // SQL of the interventions domain: the site and cells an entry is recorded on, the action
-// catalogue and request rules it is checked against, the idempotent submission write, and the
-// per-site and administrators' lists (their SQL is in interventions-admin.repository.ts, which
-// makes them scale with the page). Write helpers take the transaction they run in.
+// catalogue and request rules it is checked against, and the idempotent submission write (the
+// tables' SQL is in interventions-admin.repository.ts). Write helpers take the transaction they
+// run in.
 import type { Db } from '../../db/client.js';
-import { pageOf } from '../../db/list.js';
-import type { SiteInterventionListQuery } from '../../../shared/schemas/interventions.js';
 import type { TypeAction } from '../../../shared/schemas/reference.js';
-import { createInterventionsAdminRepository } from './interventions-admin.repository.js';
 
-export const STATUT_SITE_ACTIF = 1;
-export const STATUT_EN_ATTENTE = 3;
-export const STATUT_PROGRAMMEE = 4;
-export const STATUT_REALISEE = 5;
+import { STATUT_EN_ATTENTE, STATUT_REALISEE } from '../../../shared/domain.js';
 
 export interface NewIntervention {
   client_id: string;
@@ -34,22 +28,6 @@ export interface NewDemande {
   type_action_programmee_id: number;
   intervention_declenchante_id: number;
   date_echeance: Date;
-}
-
-/** A stored intervention with everything its displayed value and table rows need. */
-export interface InterventionRecord {
-  id: number;
-  date: Date;
-  idAction: number;
-  typeAction: string;
-  typeBac: string;
-  idTypeBac: number;
-  numeroBac: number;
-  valeurNombre: number | null;
-  constante: string | null;
-  valeurTexte: string | null;
-  destinationNumeroBac: number | null;
-  observations: string | null;
 }
 
 export function createInterventionsRepository(db: Db) {
@@ -177,16 +155,6 @@ export function createInterventionsRepository(db: Db) {
         .execute();
     },
 
-    /** The public per-site table (its answer shape is the field screens'). */
-    async listBySite(siteId: number, query: SiteInterventionListQuery): Promise<{ count: number; rows: InterventionRecord[] }> {
-      const f = query.filter;
-      const { count, rows } = await createInterventionsAdminRepository(db).list(
-        { siteId, date: f.date, action: f.action, typeBac: f.typeBac, numeroBac: f.numeroBac },
-        query.sort,
-        pageOf(query),
-      );
-      return { count, rows: rows.map((r) => ({ ...r, valeurNombre: r.valeurNombre === null ? null : Number(r.valeurNombre) })) };
-    },
   };
 }
 

@@ -1,4 +1,4 @@
-// Routes of the interventions domain (spec.md section 7): the site sheet's site info, the
+// Routes of the interventions domain: the site sheet's site info, the
 // idempotent add, the public per-site table, and the administration: lists, one
 // intervention, correction, deletion and export. The tables (lists, search, export) are
 // interventions-tables.service.ts; the add, correction and deletion their own services.
@@ -35,14 +35,14 @@ export default async function interventionsRoutes(fastify: FastifyInstance, deps
 
   app.get(
     '/admin/site/get/infos/pour/intervention/:id',
-    { preHandler: app.guard('intervention.add'), schema: { params: siteIdParams, response: { 200: siteInfosSchema } } },
+    { onRequest: app.guard('intervention.add'), schema: { params: siteIdParams, response: { 200: siteInfosSchema } } },
     (request) => service.siteInfos(request.user!, request.params.id),
   );
 
   app.post(
     '/admin/intervention/add',
     {
-      preHandler: app.guard('intervention.add'),
+      onRequest: app.guard('intervention.add'),
       schema: { body: interventionSubmissionSchema, response: { 200: interventionAddResponseSchema, 409: errorBodySchema } },
     },
     (request) => service.add(request.user!, request.body),
@@ -58,24 +58,24 @@ export default async function interventionsRoutes(fastify: FastifyInstance, deps
 
   app.get(
     '/admin/intervention/get/list/by/filters',
-    { preValidation: canList, schema: { querystring: interventionAdminListQuerySchema, response: { 200: interventionAdminTableSchema } } },
+    { onRequest: canList, schema: { querystring: interventionAdminListQuerySchema, response: { 200: interventionAdminTableSchema } } },
     (request) => tables.adminList(request.query),
   );
 
-  app.get('/admin/intervention/export', { preValidation: canList, schema: { querystring: interventionAdminListQuerySchema, response: { 200: z.string().meta({ description: 'Fichier CSV export.csv (UTF-8 avec BOM, « ; »), colonnes du tableau' }) } } }, async (request, reply) =>
+  app.get('/admin/intervention/export', { onRequest: canList, schema: { querystring: interventionAdminListQuerySchema, response: { 200: z.string().meta({ description: 'Fichier CSV export.csv (UTF-8 avec BOM, « ; »), colonnes du tableau' }) } } }, async (request, reply) =>
     sendCsvBody(reply, 'export.csv', await tables.exportCsv(request.query)),
   );
 
   app.get(
     '/admin/intervention/get/:id',
-    { preValidation: canList, schema: { params: idParamsSchema, response: { 200: interventionDetailSchema } } },
+    { onRequest: canList, schema: { params: idParamsSchema, response: { 200: interventionDetailSchema } } },
     (request) => admin.get(request.params.id),
   );
 
   app.put(
     '/admin/intervention/update/:id',
     {
-      preValidation: app.guard('intervention.update'),
+      onRequest: app.guard('intervention.update'),
       schema: { params: idParamsSchema, body: interventionUpdateSchema, response: { 200: interventionUpdatedSchema } },
     },
     (request) => admin.update(request.user!, request.params.id, request.body),
@@ -83,7 +83,7 @@ export default async function interventionsRoutes(fastify: FastifyInstance, deps
 
   app.put(
     '/admin/intervention/delete/:id',
-    { preValidation: app.guard('intervention.delete'), schema: { params: idParamsSchema, response: { 200: interventionDeletedSchema } } },
+    { onRequest: app.guard('intervention.delete'), schema: { params: idParamsSchema, response: { 200: interventionDeletedSchema } } },
     (request) => admin.delete(request.user!, request.params.id),
   );
 }

@@ -10,7 +10,6 @@ import type { FieldError } from '../../../shared/errors.js';
 import {
   INTERVENTION_MESSAGES,
   demandeMismatchMessage,
-  displayValue,
   interventionAddResponseSchema,
   storedValueOf,
   submissionDateError,
@@ -18,15 +17,11 @@ import {
   type InterventionAddResponse,
   type InterventionSubmission,
   type SiteInfos,
-  type SiteInterventionList,
-  type SiteInterventionListQuery,
 } from '../../../shared/schemas/interventions.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
-import { STATUT_REALISEE, STATUT_SITE_ACTIF, createInterventionsRepository, type InterventionRecord, type InterventionsRepository, type NewIntervention } from './interventions.repository.js';
+import { createInterventionsRepository, type InterventionsRepository, type NewIntervention } from './interventions.repository.js';
+import { SITE_STATUT, STATUT_ANNULEE, STATUT_REALISEE } from '../../../shared/domain.js';
 import { createRequestLifecycle, isPendingStatut, type RequestLifecycle } from '../requests/request-lifecycle.service.js';
-
-/** Request status 6 'Annulée' (5 'Réalisée' also closes a request). */
-const STATUT_ANNULEE = 6;
 
 type TypeActionCatalogue = Awaited<ReturnType<InterventionsRepository['actionCatalogue']>>;
 type ConstanteCatalogue = Awaited<ReturnType<InterventionsRepository['allConstantes']>>;
@@ -39,20 +34,6 @@ export function payloadHash(s: InterventionSubmission): string {
     values: s.values.map((b) => [b.composteur, b.action, b.valeur, b.bacDestination, b.observations, b.demandeIntervention]),
   });
   return crypto.createHash('sha256').update(canonical).digest('hex');
-}
-
-function toIso(d: Date | string): string {
-  return new Date(d).toISOString();
-}
-
-function rowValue(r: InterventionRecord): string {
-  return displayValue({
-    idAction: r.idAction,
-    valeurNombre: r.valeurNombre === null ? null : Number(r.valeurNombre),
-    constante: r.constante,
-    valeurTexte: r.valeurTexte,
-    destinationNumeroBac: r.destinationNumeroBac,
-  });
 }
 
 export function createInterventionsService(db: Db) {
@@ -76,7 +57,7 @@ export function createInterventionsService(db: Db) {
   /** 404 for a site that does not exist or is not active, 403 for a referent of other sites. */
   async function siteForRecording(r: InterventionsRepository, user: CurrentUser, siteId: number) {
     const site = await r.findSite(siteId, user.id);
-    if (!site || site.idStatut !== STATUT_SITE_ACTIF) throw new NotFoundError(INTERVENTION_MESSAGES.siteNotFound);
+    if (!site || site.idStatut !== SITE_STATUT.actif) throw new NotFoundError(INTERVENTION_MESSAGES.siteNotFound);
     if (!can(user.roles, 'site.chooseAll') && !site.isReferent) throw new ForbiddenError();
     return site;
   }
@@ -219,26 +200,6 @@ export function createInterventionsService(db: Db) {
         await tx.setSubmissionResult(submission.clientId, result);
         return result;
       });
-    },
-
-    async listBySite(siteId: number, query: SiteInterventionListQuery): Promise<SiteInterventionList> {
-      const site = await repo.findSite(siteId);
-      if (!site || site.idStatut !== STATUT_SITE_ACTIF) throw new NotFoundError(INTERVENTION_MESSAGES.siteNotFound);
-      const { count, rows } = await repo.listBySite(siteId, query);
-      return {
-        count,
-        interventions: rows.map((r) => ({
-          id: r.id,
-          date: toIso(r.date),
-          idAction: r.idAction,
-          typeAction: r.typeAction,
-          typeBac: r.typeBac,
-          idTypeBac: r.idTypeBac,
-          numeroBac: r.numeroBac,
-          valeur: rowValue(r),
-          observations: r.observations,
-        })),
-      };
     },
   };
 }

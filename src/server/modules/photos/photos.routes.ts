@@ -71,7 +71,7 @@ export default async function photosRoutes(fastify: FastifyInstance, deps: AppDe
   app.post(
     '/admin/intervention/:id/photo',
     {
-      preHandler: app.guard('intervention.add'),
+      onRequest: app.guard('intervention.add'),
       schema: { params: idParamsSchema, response: { 200: photoAddResponseSchema, 409: errorBodySchema } },
     },
     async (request) => {
@@ -92,7 +92,7 @@ export default async function photosRoutes(fastify: FastifyInstance, deps: AppDe
   app.get(
     '/admin/photo/:id',
     {
-      preValidation: app.guard('intervention.list', 'request.manage', 'intervention.add'),
+      onRequest: app.guard('intervention.list', 'request.manage', 'intervention.add'),
       schema: { params: idParamsSchema, querystring: photoQuerySchema, response: { 200: imageAnswer } },
     },
     async (request, reply) => {

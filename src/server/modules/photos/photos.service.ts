@@ -6,12 +6,11 @@
 import type { CurrentUser } from '../../plugins/auth.js';
 import type { Db } from '../../db/client.js';
 import { can } from '../../../shared/permissions.js';
+import { SITE_STATUT } from '../../../shared/domain.js';
 import { PHOTO_MESSAGES, type Photo, type PhotoAddResponse, type PhotoSize } from '../../../shared/schemas/photos.js';
 import { ConflictError, ForbiddenError, HttpError, NotFoundError, ValidationError } from '../../errors.js';
 import { ImageRefusedError, processPhoto } from './photo-image.js';
 import { createPhotosRepository, type InterventionAccess, type StoredPhoto } from './photos.repository.js';
-
-const STATUT_SITE_ACTIF = 1;
 
 /**
  * Adding a photo is part of recording the entry: ROLE_ADMIN on any intervention; otherwise only
@@ -20,7 +19,7 @@ const STATUT_SITE_ACTIF = 1;
 export function mayAddPhoto(user: CurrentUser, access: InterventionAccess): boolean {
   if (user.roles.includes('ROLE_ADMIN')) return true;
   if (access.intervenantId !== user.id || !can(user.roles, 'intervention.add')) return false;
-  return access.siteStatut === STATUT_SITE_ACTIF && (can(user.roles, 'site.chooseAll') || access.isReferent);
+  return access.siteStatut === SITE_STATUT.actif && (can(user.roles, 'site.chooseAll') || access.isReferent);
 }
 
 /**

@@ -7,12 +7,9 @@ import type { Db } from '../../db/client.js';
 import type { SignalementCategorie, SignalementStatut } from '../../db/schema-public-sites.js';
 import { pageOf } from '../../db/list.js';
 import type { SignalementListQuery } from '../../../shared/schemas/sites.js';
-import { STATUT_EN_ATTENTE } from '../../../shared/schemas/requests.js';
+import { ACTION, SITE_STATUT, STATUT_EN_ATTENTE } from '../../../shared/domain.js';
 
-/** Actions the public page reads: turn, transfer, input level, material level. */
-export const PUBLIC_ACTIONS = { retournement: 1, transfert: 3, niveauApport: 16, niveauMatiere: 19 } as const;
-
-const isPublic = sql<SqlBool>`s.statut_id = 1 AND s.nb_composteurs > 0`;
+const isPublic = sql<SqlBool>`s.statut_id = ${sql.lit(SITE_STATUT.actif)} AND s.nb_composteurs > 0`;
 
 export interface PublicSiteRecord {
   id: number;
@@ -75,7 +72,8 @@ export function createPublicSitesRepository(db: Db) {
     },
 
     async latest(siteId: number): Promise<LatestRecord> {
-      const { retournement, transfert, niveauApport, niveauMatiere } = PUBLIC_ACTIONS;
+      // What the public page reads: the latest turn and transfer, the input and material levels.
+      const { retournement, transfert, niveauApport, niveauMatiere } = ACTION;
       const { rows } = await sql<LatestRecord>`SELECT r.date AS retournement, t.date AS transfert,
           a.date AS "apportDate", ca.constante AS "apportNiveau",
           m.date AS "matiereDate", cm.constante AS "matiereNiveau", m.valeur_constante AS "matiereConstante"
@@ -135,7 +133,7 @@ export function createPublicSitesRepository(db: Db) {
         ]);
       page =
         q.sort.name === 'site'
-          ? page.orderBy(sql`lower(coalesce(nullif(s.nom, ''), s.code))`, dir).orderBy('r.created_at', 'desc').orderBy('r.id', 'desc')
+          ? page.orderBy(sql`s.nom_tri`, dir).orderBy('r.created_at', 'desc').orderBy('r.id', 'desc')
           : page.orderBy('r.created_at', dir).orderBy('r.id', dir);
       return { count, rows: await page.limit(limit).offset(offset).execute() };
     },

@@ -42,13 +42,13 @@ export default async function publicSitesRoutes(fastify: FastifyInstance, deps: 
 
   app.get(
     '/admin/signalement/get/list',
-    { preHandler: handle, schema: { querystring: signalementListQuerySchema, response: { 200: signalementListSchema } } },
+    { onRequest: handle, schema: { querystring: signalementListQuerySchema, response: { 200: signalementListSchema } } },
     (request) => service.list(request.user!, request.query),
   );
 
   app.put(
     '/admin/signalement/transformer/:id',
-    { preHandler: handle, schema: { params: idParamsSchema, body: signalementTransformSchema, response: { 200: signalementHandledSchema, ...refusals } } },
+    { onRequest: handle, schema: { params: idParamsSchema, body: signalementTransformSchema, response: { 200: signalementHandledSchema, ...refusals } } },
     async (request) => {
       const idDemande = await service.transform(request.user!, request.params.id, request.body);
       return { status: 'success' as const, message: SIGNALEMENT_MESSAGES.transformed, idDemande };
@@ -57,7 +57,7 @@ export default async function publicSitesRoutes(fastify: FastifyInstance, deps: 
 
   app.put(
     '/admin/signalement/classer/:id',
-    { preHandler: handle, schema: { params: idParamsSchema, body: signalementClasserSchema, response: { 200: signalementHandledSchema, ...refusals } } },
+    { onRequest: handle, schema: { params: idParamsSchema, body: signalementClasserSchema, response: { 200: signalementHandledSchema, ...refusals } } },
     async (request) => {
       await service.file(request.user!, request.params.id, request.body.motif);
       return { status: 'success' as const, message: SIGNALEMENT_MESSAGES.filed, idDemande: null };

@@ -1,4 +1,4 @@
-// Reference lists of spec.md section 7 ("Session and reference"), in the shapes of
+// Reference lists of the API (session and reference routes), in the shapes of
 // shared/schemas/reference.ts.
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.js';

@@ -1,4 +1,4 @@
-// Reference lists and application info (spec.md section 7 "Session and reference").
+// Reference lists and application info.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -30,13 +30,13 @@ export default async function referenceRoutes(fastify: FastifyInstance, deps: Ap
   app.get('/typeUser/get/all', { schema: { response: { 200: z.array(idLibelleSchema) } } }, () => repo.typeUsers());
   app.get('/typeAction/get/all', { schema: { response: { 200: z.array(typeActionSchema) } } }, () => repo.typeActions());
   app.get('/typeActionConstante/get/all', { schema: { response: { 200: z.array(typeActionConstanteSchema) } } }, () => repo.typeActionConstantes());
-  app.get('/admin/annee/get/all', { preHandler: app.guard('reference.read'), schema: { response: { 200: z.array(anneeSchema) } } }, () => repo.annees());
+  app.get('/admin/annee/get/all', { onRequest: app.guard('reference.read'), schema: { response: { 200: z.array(anneeSchema) } } }, () => repo.annees());
   app.get(
     '/admin/statut/get/all/demandes/interventions',
-    { preHandler: app.guard('reference.read'), schema: { response: { 200: z.array(idLibelleSchema) } } },
+    { onRequest: app.guard('reference.read'), schema: { response: { 200: z.array(idLibelleSchema) } } },
     () => repo.statuts([3, 4, 5, 6]),
   );
-  app.get('/admin/statut/get/all/sites', { preHandler: app.guard('reference.read'), schema: { response: { 200: z.array(idLibelleSchema) } } }, () =>
+  app.get('/admin/statut/get/all/sites', { onRequest: app.guard('reference.read'), schema: { response: { 200: z.array(idLibelleSchema) } } }, () =>
     repo.statuts([1, 2]),
   );
   app.get('/ville/get/all', { schema: { response: { 200: z.array(villeSchema) } } }, () => repo.villes());

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DRIVERS, createAccount, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
 
-/** reference-data.md, "Action types": id, libelle, allowed cell types, value. */
+/** The action catalogue, written out by hand: id, libelle, allowed cell types, value. */
 const ACTIONS: [number, string, number[], string][] = [
   [1, 'Retournement', [1, 3], 'none'],
   [2, 'Brassage', [1], 'none'],
@@ -53,7 +53,7 @@ describe.each(TEST_DRIVERS)('reference lists (%s)', (driver) => {
     ]);
   });
 
-  it('lists the 19 action types of reference-data.md with their allowed cell types, value kind and constants', async () => {
+  it('lists the 19 action types of the catalogue with their allowed cell types, value kind and constants', async () => {
     type Action = { id: number; libelle: string; valeur: boolean; typeBac: number[]; valueKind: string; aConstantes: boolean; constantes: { idConstante: number; constante: string }[] };
     const list = (await ctx.app.inject('/api/typeAction/get/all')).json() as Action[];
     expect(list.map((a) => [a.id, a.libelle, a.typeBac, a.valueKind])).toEqual(ACTIONS);
@@ -65,7 +65,7 @@ describe.each(TEST_DRIVERS)('reference lists (%s)', (driver) => {
     }
   });
 
-  it('seeds the request rules, statuses and site types of reference-data.md', async () => {
+  it('seeds the request rules, statuses and site types of the reference data', async () => {
     const rules = await ctx.db
       .selectFrom('demande_rule')
       .select(['type_action_declenchante_id', 'id_constante', 'type_action_programmee_id', 'delai_jours'])

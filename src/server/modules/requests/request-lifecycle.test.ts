@@ -443,7 +443,7 @@ describe.each(TEST_DRIVERS)('request lifecycle (%s)', (driver) => {
         dateCreation: expect.any(String),
         dateAnnulation: null,
         annuleePar: null,
-        interventionDeclenchante: { id: repair.interventions[0], date: expect.any(String), intervenant: 'MARTIN Jeanne', typeAction: 'Réparation à effectuer', valeur: 'Grille tordue', observations: null },
+        interventionDeclenchante: { id: repair.interventions[0], date: expect.any(String), intervenant: 'MARTIN Jeanne', typeAction: 'Réparation à effectuer', valeur: 'Grille tordue', observations: null, photos: [] },
         interventionRealisee: null,
       });
       expect(row).toMatchObject({ adresse: expect.stringMatching(/rue de Siam, 29200 Brest$/), referent: 'MARTIN Jeanne', idAction: 18, actionDeclenchante: 'Réparation à effectuer', value: 'Grille tordue', idBac: site.apport });

@@ -54,6 +54,8 @@ export interface CardRecord {
   numero: number;
   nbSignalements: number;
   idDernierSignalement: number | null;
+  /** The later entries that called for it again (demande_signalement), by date. */
+  idSignalementsSuivants: number[];
   delaiJours: number;
   dateCreation: Date | string;
   dateAnnulation: Date | string | null;
@@ -83,6 +85,8 @@ function cardsQuery(ids: number[]) {
           UNION ALL
           SELECT li.id, li.date FROM demande_signalement ds JOIN intervention li ON li.id = ds.intervention_id WHERE ds.demande_intervention_id = d.id
         ) x ORDER BY x.date DESC, x.id DESC LIMIT 1) AS "idDernierSignalement",
+      ARRAY(SELECT li.id FROM demande_signalement ds JOIN intervention li ON li.id = ds.intervention_id WHERE ds.demande_intervention_id = d.id
+        ORDER BY li.date, li.id) AS "idSignalementsSuivants",
       greatest(1, round(extract(epoch FROM d.date_echeance - coalesce(i.date, d.date_creation)) / 86400))::int AS "delaiJours",
       d.date_creation AS "dateCreation", d.date_annulation AS "dateAnnulation", ${personName('aa')} AS "annuleePar",
       d.intervention_realisee_id AS "idRealisee"
@@ -134,20 +138,20 @@ export function createRequestsRepository(db: Db | Kysely<Database>) {
       pageQuery =
         q.sort.name === 'dateEcheance'
           ? pageQuery.orderBy('d.date_echeance', dir).orderBy('d.id', dir)
-          : pageQuery.orderBy(sql`lower(coalesce(nullif(s.nom, ''), s.code))`, dir).orderBy('d.site_id', dir).orderBy('d.date_echeance', 'asc').orderBy('d.id', 'asc');
+          : pageQuery.orderBy(sql`s.nom_tri`, dir).orderBy('d.site_id', dir).orderBy('d.date_echeance', 'asc').orderBy('d.id', 'asc');
       const ids = (await pageQuery.limit(limit).offset(offset).execute()).map((r) => r.id);
       return { count: countRow.count, rows: await cards(ids) };
     },
 
-    /** Sites with at least one pending request, by name. */
+    /** Sites with at least one pending request, by name in natural order. */
     pendingSites() {
       return db
         .selectFrom('demande_intervention as d')
         .innerJoin('site as s', 's.id', 'd.site_id')
         .where('d.statut_id', 'in', [...PENDING_STATUTS])
-        .groupBy(['s.id', 's.nom', 's.code', 's.ville'])
+        .groupBy(['s.id', 's.nom', 's.code', 's.ville', sql`s.nom_tri`])
         .select(['s.id', sql<string>`coalesce(nullif(s.nom, ''), s.code)`.as('site'), 's.ville', sql<number>`count(*)::int`.as('count')])
-        .orderBy(sql`lower(coalesce(nullif(s.nom, ''), s.code))`)
+        .orderBy(sql`s.nom_tri`)
         .orderBy('s.id')
         .execute();
     },

@@ -1,4 +1,4 @@
-// Routes of the intervention requests (spec.md section 7 "Requests", issue 11): the pending
+// Routes of the intervention requests: the pending
 // board and its site filter, the history, cancelling, scheduling (providers and ROLE_ADMIN),
 // and the request rules (ROLE_ADMIN). Processing goes through POST /api/admin/intervention/add.
 import type { FastifyInstance } from 'fastify';
@@ -32,49 +32,49 @@ export default async function requestsRoutes(fastify: FastifyInstance, deps: App
 
   app.get(
     '/admin/demande/intervention/get/list',
-    { preHandler: manage, schema: { querystring: pendingListQuerySchema, response: { 200: pendingListSchema } } },
+    { onRequest: manage, schema: { querystring: pendingListQuerySchema, response: { 200: pendingListSchema } } },
     (request) => service.pendingList(request.query),
   );
 
-  app.get('/admin/demande/intervention/get/sites', { preHandler: manage, schema: { response: { 200: z.array(pendingSiteSchema) } } }, () =>
+  app.get('/admin/demande/intervention/get/sites', { onRequest: manage, schema: { response: { 200: z.array(pendingSiteSchema) } } }, () =>
     service.pendingSites(),
   );
 
   app.get(
     '/admin/demande/intervention/get/all/by/filters',
-    { preHandler: manage, schema: { querystring: historyQuerySchema, response: { 200: historyListSchema } } },
+    { onRequest: manage, schema: { querystring: historyQuerySchema, response: { 200: historyListSchema } } },
     (request) => service.history(request.query),
   );
 
   app.put(
     '/admin/demande/intervention/delete',
-    { preHandler: manage, schema: { body: cancelBodySchema, response: { 200: requestSaveResponseSchema, ...refusals } } },
+    { onRequest: manage, schema: { body: cancelBodySchema, response: { 200: requestSaveResponseSchema, ...refusals } } },
     (request) => service.cancel(request.user!, request.body.demandesInterventions),
   );
 
   app.post(
     '/admin/demande/intervention/programmer',
-    { preHandler: manage, schema: { body: scheduleBodySchema, response: { 200: requestSaveResponseSchema, ...refusals } } },
+    { onRequest: manage, schema: { body: scheduleBodySchema, response: { 200: requestSaveResponseSchema, ...refusals } } },
     (request) => service.schedule(request.user!, request.body as ScheduleBody),
   );
 
-  app.get('/admin/demande/regle/get/all', { preHandler: rules, schema: { response: { 200: z.array(demandeRuleSchema) } } }, () => service.rules());
+  app.get('/admin/demande/regle/get/all', { onRequest: rules, schema: { response: { 200: z.array(demandeRuleSchema) } } }, () => service.rules());
 
   app.post(
     '/admin/demande/regle/add',
-    { preHandler: rules, schema: { body: demandeRuleInputSchema, response: { 200: ruleSaveResponseSchema, 409: errorBodySchema } } },
+    { onRequest: rules, schema: { body: demandeRuleInputSchema, response: { 200: ruleSaveResponseSchema, 409: errorBodySchema } } },
     (request) => service.addRule(request.body),
   );
 
   app.put(
     '/admin/demande/regle/update/:id',
-    { preHandler: rules, schema: { params: idParamsSchema, body: demandeRuleInputSchema, response: { 200: ruleSaveResponseSchema, ...refusals } } },
+    { onRequest: rules, schema: { params: idParamsSchema, body: demandeRuleInputSchema, response: { 200: ruleSaveResponseSchema, ...refusals } } },
     (request) => service.updateRule(request.params.id, request.body),
   );
 
   app.put(
     '/admin/demande/regle/delete/:id',
-    { preHandler: rules, schema: { params: idParamsSchema, response: { 200: ruleSaveResponseSchema, 404: errorBodySchema } } },
+    { onRequest: rules, schema: { params: idParamsSchema, response: { 200: ruleSaveResponseSchema, 404: errorBodySchema } } },
     (request) => service.deleteRule(request.params.id),
   );
 }

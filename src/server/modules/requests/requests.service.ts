@@ -1,4 +1,4 @@
-// Rules of the intervention requests (reference-data.md, issue 11): only pending requests
+// Rules of the intervention requests (docs/domain.md, intervention requests): only pending requests
 // (3, 4) change; a selection covers one site; a planned day lies between today and the due
 // day (Europe/Paris), or, once the due day has passed, between today and today plus the delay
 // the request was raised with. The named requests are locked for the whole change, so two people
@@ -29,13 +29,19 @@ import {
   type ScheduleBody,
 } from '../../../shared/schemas/requests.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
+import type { PhotoRef } from '../../../shared/schemas/photos.js';
+import { createPhotosRepository } from '../photos/photos.repository.js';
 import { createRequestsRepository, type CardRecord, type LinkedRecord, type RequestsRepository } from './requests.repository.js';
 
 const toIso = (d: Date | string) => new Date(d).toISOString();
 const toIsoOrNull = (d: Date | string | null) => (d === null ? null : toIso(d));
 const num = (v: string | number | null) => (v === null ? null : Number(v));
 
-function linked(r: LinkedRecord): LinkedIntervention {
+/** Photo ids by intervention (every intervention of the page is a key). */
+type PhotosById = Map<number, PhotoRef[]>;
+const photosOf = (photos: PhotosById, id: number | null) => (id === null ? [] : (photos.get(id) ?? []));
+
+function linked(r: LinkedRecord, photos: PhotosById): LinkedIntervention {
   return {
     id: r.id,
     date: toIso(r.date),
@@ -43,10 +49,11 @@ function linked(r: LinkedRecord): LinkedIntervention {
     typeAction: r.typeAction,
     valeur: displayValue({ idAction: r.idAction, valeurNombre: num(r.valeurNombre), constante: r.constante, valeurTexte: r.valeurTexte, destinationNumeroBac: r.destinationNumeroBac }),
     observations: r.observations,
+    photos: photosOf(photos, r.id),
   };
 }
 
-function card(r: CardRecord, signals: Map<number, LinkedRecord>): DemandeIntervention {
+function card(r: CardRecord, signals: Map<number, LinkedRecord>, photos: PhotosById): DemandeIntervention {
   const latest = r.idDernierSignalement === null ? undefined : signals.get(r.idDernierSignalement);
   return {
     id: r.id,
@@ -75,8 +82,9 @@ function card(r: CardRecord, signals: Map<number, LinkedRecord>): DemandeInterve
     idInterventionDeclenchante: r.idInterventionDeclenchante,
     dateDeclenchement: toIsoOrNull(r.dateDeclenchement),
     nbSignalements: r.nbSignalements,
-    dernierSignalement: latest ? { ...linked(latest), idAction: latest.idAction } : null,
+    dernierSignalement: latest ? { ...linked(latest, photos), idAction: latest.idAction } : null,
     delaiJours: r.delaiJours,
+    photos: [r.idInterventionDeclenchante, ...r.idSignalementsSuivants].flatMap((id) => photosOf(photos, id)),
   };
 }
 
@@ -96,18 +104,24 @@ async function lockSelection(tx: RequestsRepository, ids: number[]) {
 
 export function createRequestsService(db: Db) {
   const repo = createRequestsRepository(db);
+  const photosRepo = createPhotosRepository(db);
 
-  /** The interventions of a page (triggers, results, latest signals), by id. */
-  async function linkedById(ids: (number | null)[]) {
-    const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
-    return new Map((await repo.linkedInterventions(wanted)).map((i) => [i.id, i]));
+  /**
+   * The interventions a page shows (triggers, results, latest signals) by id, and the photo ids
+   * of those and of every entry that called for a request of the page: two queries a page.
+   */
+  async function pageLinks(rows: CardRecord[], shown: (r: CardRecord) => (number | null)[]) {
+    const wanted = [...new Set(rows.flatMap(shown).filter((id): id is number => id !== null))];
+    const withPhotos = rows.flatMap((r) => [r.idInterventionDeclenchante, ...r.idSignalementsSuivants]).filter((id): id is number => id !== null);
+    const [records, photos] = await Promise.all([repo.linkedInterventions(wanted), photosRepo.photoIdsByIntervention([...new Set([...wanted, ...withPhotos])])]);
+    return { byId: new Map(records.map((i) => [i.id, i])), photos };
   }
 
   return {
     async pendingList(query: PendingListQuery): Promise<PendingList> {
       const { count, rows } = await repo.pendingList(query);
-      const byId = await linkedById(rows.map((r) => r.idDernierSignalement));
-      return { count, demandesInterventions: rows.map((r) => card(r, byId)) };
+      const { byId, photos } = await pageLinks(rows, (r) => [r.idDernierSignalement]);
+      return { count, demandesInterventions: rows.map((r) => card(r, byId, photos)) };
     },
 
     pendingSites(): Promise<PendingSite[]> {
@@ -116,19 +130,19 @@ export function createRequestsService(db: Db) {
 
     async history(query: HistoryQuery): Promise<HistoryList> {
       const { count, rows } = await repo.history(query);
-      const byId = await linkedById(rows.flatMap((r) => [r.idInterventionDeclenchante, r.idRealisee, r.idDernierSignalement]));
+      const { byId, photos } = await pageLinks(rows, (r) => [r.idInterventionDeclenchante, r.idRealisee, r.idDernierSignalement]);
       return {
         count,
         demandesInterventions: rows.map((r) => {
           const declenchante = r.idInterventionDeclenchante === null ? undefined : byId.get(r.idInterventionDeclenchante);
           const realisee = r.idRealisee === null ? undefined : byId.get(r.idRealisee);
           return {
-            ...card(r, byId),
+            ...card(r, byId, photos),
             dateCreation: toIso(r.dateCreation),
             dateAnnulation: toIsoOrNull(r.dateAnnulation),
             annuleePar: r.annuleePar,
-            interventionDeclenchante: declenchante ? linked(declenchante) : null,
-            interventionRealisee: realisee ? linked(realisee) : null,
+            interventionDeclenchante: declenchante ? linked(declenchante, photos) : null,
+            interventionRealisee: realisee ? linked(realisee, photos) : null,
           };
         }),
       };

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { TEST_DRIVERS, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
 import { createEquippedSite, createPendingDemande } from '../interventions/test-factories.js';
+import { storeTestPhoto } from '../photos/test-factories.js';
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;
 type Logged = Awaited<ReturnType<typeof loggedAs>>;
@@ -130,8 +131,9 @@ describe.each(TEST_DRIVERS)('intervention requests API (%s)', (driver) => {
         idInterventionDeclenchante: intervention,
         dateDeclenchement: date.toISOString(),
         nbSignalements: 1,
-        dernierSignalement: { id: intervention, date: date.toISOString(), intervenant: 'MARTIN Jeanne', idAction: 18, typeAction: 'Réparation à effectuer', valeur: 'Charnière cassée', observations: null },
+        dernierSignalement: { id: intervention, date: date.toISOString(), intervenant: 'MARTIN Jeanne', idAction: 18, typeAction: 'Réparation à effectuer', valeur: 'Charnière cassée', observations: null, photos: [] },
         delaiJours: 14,
+        photos: [],
       });
     });
 
@@ -304,6 +306,46 @@ describe.each(TEST_DRIVERS)('intervention requests API (%s)', (driver) => {
         interventionDeclenchante: { id: intervention, intervenant: 'MARTIN Jeanne', typeAction: 'Réparation à effectuer', valeur: 'Planche fendue', observations: null },
         interventionRealisee: { id: realisee, intervenant: 'VERT Paul', typeAction: 'Réparation effectuée', valeur: 'Planche changée', observations: 'RAS' },
       });
+    });
+
+    it('shows on a card the photos of every entry that called for the request, and in the history those of each linked intervention', async () => {
+      const site = await createEquippedSite(ctx.db, { referents: [referent.id] });
+      const first = await raiseRepair(site.id, site.apport, 'Couvercle cassé', new Date(Date.now() - 3 * 3600_000));
+      // A second repair to do on the same cell only calls for that request again.
+      const again = await record(referent, site.id, [{ composteur: site.apport, action: 18, valeur: 'Charnière cassée', bacDestination: null, observations: null, demandeIntervention: null }], new Date(Date.now() - 2 * 3600_000));
+      expect(again.statusCode, again.body).toBe(200);
+      expect(again.json().demandes).toEqual([]);
+      const later = again.json().interventions[0] as number;
+      // Stored in this order: the later entry's photo first.
+      const p3 = await storeTestPhoto(ctx.db, later);
+      const p1 = await storeTestPhoto(ctx.db, first.intervention);
+      const p2 = await storeTestPhoto(ctx.db, first.intervention);
+      const bare = await raiseRepair(site.id, site.broyat, 'Trappe bloquée');
+
+      const cards = (await pending(`?filter[site]=${site.id}`)).demandesInterventions;
+      expect(cards.find((d) => d.id === first.demande)).toMatchObject({
+        nbSignalements: 2,
+        // The trigger's, then the later entry's.
+        photos: [{ id: p1 }, { id: p2 }, { id: p3 }],
+        dernierSignalement: { id: later, photos: [{ id: p3 }] },
+      });
+      expect(cards.find((d) => d.id === bare.demande)).toMatchObject({ photos: [], dernierSignalement: { id: bare.intervention, photos: [] } });
+
+      const done = await record(provider, site.id, [{ composteur: site.apport, action: 14, valeur: 'Couvercle changé', bacDestination: null, observations: null, demandeIntervention: first.demande }]);
+      expect(done.statusCode, done.body).toBe(200);
+      const realisee = done.json().interventions[0] as number;
+      const p4 = await storeTestPhoto(ctx.db, realisee);
+      const history = await call('GET', `/api/admin/demande/intervention/get/all/by/filters?filter[site]=${site.id}`, provider.cookie);
+      expect(history.statusCode).toBe(200);
+      const rows = history.json().demandesInterventions as Record<string, unknown>[];
+      expect(rows.find((r) => r.id === first.demande)).toMatchObject({
+        idStatut: 5,
+        photos: [{ id: p1 }, { id: p2 }, { id: p3 }],
+        interventionDeclenchante: { id: first.intervention, photos: [{ id: p1 }, { id: p2 }] },
+        dernierSignalement: { id: later, photos: [{ id: p3 }] },
+        interventionRealisee: { id: realisee, photos: [{ id: p4 }] },
+      });
+      expect(rows.find((r) => r.id === bare.demande)).toMatchObject({ photos: [], interventionDeclenchante: { id: bare.intervention, photos: [] }, interventionRealisee: null });
     });
 
     it('lists the history newest first with count, cancellations with who and when', async () => {

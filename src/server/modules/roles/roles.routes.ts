@@ -1,4 +1,4 @@
-// Routes of the roles domain (spec.md section 7 "Users and roles"): the role list, one role
+// Routes of the roles domain: the role list, one role
 // with its agents, the replacement of a role's agents and the agent search.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -27,11 +27,11 @@ export default async function rolesRoutes(fastify: FastifyInstance, deps: AppDep
 
   app.get(
     '/admin/role/get/list/by/filters',
-    { preValidation: manage, schema: { querystring: roleListQuerySchema, response: { 200: roleListSchema } } },
+    { onRequest: manage, schema: { querystring: roleListQuerySchema, response: { 200: roleListSchema } } },
     (request) => repo.list(request.query),
   );
 
-  app.get('/admin/role/get/:id', { preValidation: manage, schema: { params: roleIdParamsSchema, response: { 200: roleDetailSchema } } }, async (request) => {
+  app.get('/admin/role/get/:id', { onRequest: manage, schema: { params: roleIdParamsSchema, response: { 200: roleDetailSchema } } }, async (request) => {
     const role = await repo.find(request.params.id);
     if (!role) throw new NotFoundError(ROLE_MESSAGES.notFound);
     return { id: role.id, libelle: role.libelle, agents: await repo.agentsOf(role.id) };
@@ -39,7 +39,7 @@ export default async function rolesRoutes(fastify: FastifyInstance, deps: AppDep
 
   app.put(
     '/admin/role/update/:id',
-    { preValidation: manage, schema: { params: roleIdParamsSchema, body: roleUpdateSchema, response: { 200: successBodySchema } } },
+    { onRequest: manage, schema: { params: roleIdParamsSchema, body: roleUpdateSchema, response: { 200: successBodySchema } } },
     async (request) => {
       const ids = [...new Set(request.body.agents)];
       await db.transaction().execute(async (trx) => {
@@ -60,7 +60,7 @@ export default async function rolesRoutes(fastify: FastifyInstance, deps: AppDep
 
   app.get(
     '/admin/agent/get/by/name',
-    { preValidation: manage, schema: { querystring: agentSearchQuerySchema, response: { 200: z.array(agentSchema) } } },
+    { onRequest: manage, schema: { querystring: agentSearchQuerySchema, response: { 200: z.array(agentSchema) } } },
     (request) => repo.searchAgents(request.query.name),
   );
 }

@@ -1,4 +1,4 @@
-// Routes of the site types catalogue (spec.md section 7 "Composters and site types").
+// Routes of the site types catalogue.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps.js';
@@ -22,11 +22,11 @@ export default async function siteTypesRoutes(fastify: FastifyInstance, deps: Ap
 
   app.get(
     '/admin/typeSite/get/list/by/filters',
-    { preValidation: manage, schema: { querystring: siteTypeListQuerySchema, response: { 200: siteTypeListSchema } } },
+    { onRequest: manage, schema: { querystring: siteTypeListQuerySchema, response: { 200: siteTypeListSchema } } },
     (request) => repo.list(request.query),
   );
 
-  app.post('/admin/typeSite/add', { preValidation: manage, schema: { body: siteTypeAddSchema, response: { 200: siteTypeAddResponseSchema } } }, async (request) => {
+  app.post('/admin/typeSite/add', { onRequest: manage, schema: { body: siteTypeAddSchema, response: { 200: siteTypeAddResponseSchema } } }, async (request) => {
     if (await repo.codeTaken(request.body.code)) throw codeTaken();
     try {
       const { id } = await repo.add(request.body);

@@ -1,11 +1,12 @@
 // SQL of the sites domain: the list and its export (the computed columns of the table are
-// kept on the site row by the triggers of migration 005), one site, its cells, referents,
-// convention history and requester. Callers pass a transaction when several writes must
+// kept on the site row by the triggers of migration 005), the active sites of the site choice,
+// one site, its cells, referents, convention history and requester. Callers pass a transaction when several writes must
 // succeed or fail together.
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/client.js';
 import { containsNormalized, ilikeUnaccent, pageOf, shortWordTerm, wordStartsIn, wordStartsNormalized } from '../../db/list.js';
 import type { SiteListQuery, SiteSortField } from '../../../shared/schemas/sites.js';
+import type { ActiveSite } from '../../../shared/schemas/site-choice.js';
 import { addressKeys } from '../reference/streets-import.js';
 
 export interface SiteRecord {
@@ -86,10 +87,11 @@ type SortQuery = Pick<SiteListQuery, 'search' | 'filter' | 'sort'>;
  * Sort keys of the list: text compared without accents or case; a site without the value
  * last in both directions. Each key, followed by the unique code, has an index of the same
  * expression (migration 005), which also serves the export's keyset batches; `cast` reads
- * back the key of a batch's last row.
+ * back the key of a batch's last row. The name sorts in natural order ('École 2' before
+ * 'École 13') by the key the database keeps beside it (site.nom_tri, migration 020).
  */
 const SORT_KEYS: Record<SiteSortField, { key: (desc: boolean) => RawBuilder<unknown>; cast: 'text' | 'integer' | 'timestamptz' }> = {
-  nom: { key: () => sql`f_unaccent(lower(coalesce(nullif(s.nom, ''), s.code)))`, cast: 'text' },
+  nom: { key: () => sql`s.nom_tri`, cast: 'text' },
   ville: { key: () => sql`f_unaccent(lower(s.ville))`, cast: 'text' },
   adresse: { key: () => sql`f_unaccent(lower(s.adresse))`, cast: 'text' },
   complement: { key: (desc) => optionalTextKey(sql`s.complement`, sql`f_unaccent(lower(s.complement))`, desc), cast: 'text' },
@@ -197,6 +199,26 @@ export function createSitesRepository(db: Db) {
         const last = rows[rows.length - 1];
         after = { key: last.sortKey, code: last.code };
       }
+    },
+
+    /**
+     * The active sites offered by the site choice (and the site selects fed by it): all of
+     * them, or those the account `referentId` is a referent of; by city, then by name in
+     * natural order.
+     */
+    activeSites(opts: { referentId?: number } = {}): Promise<ActiveSite[]> {
+      let q = db
+        .selectFrom('site')
+        .where('site.statut_id', '=', 1)
+        .select(['site.id', 'site.code', 'site.nom', 'site.adresse', 'site.numero', 'site.ville', 'site.cp'])
+        .orderBy(sql`f_unaccent(lower(site.ville))`)
+        .orderBy(sql`site.nom_tri`)
+        .orderBy('site.code');
+      if (opts.referentId !== undefined) {
+        const id = opts.referentId;
+        q = q.where('site.id', 'in', db.selectFrom('site_referent').select('site_id').where('account_id', '=', id));
+      }
+      return q.execute();
     },
 
     async findRow(id: number): Promise<SiteRecord | undefined> {

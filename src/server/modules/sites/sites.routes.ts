@@ -1,4 +1,4 @@
-// Routes of the sites domain (spec.md section 7 "Sites"), all behind the site.manage guard.
+// Routes of the sites domain, all behind the site.manage guard.
 // The site choice routes live in site-choice.routes.ts; the site info for the intervention
 // form belongs to the interventions module.
 import type { FastifyInstance } from 'fastify';
@@ -61,7 +61,7 @@ export default async function sitesRoutes(fastify: FastifyInstance, deps: AppDep
 
   app.get(
     '/admin/site/get/list/by/filters',
-    { preValidation: guard, schema: { querystring: siteListQuerySchema, response: { 200: siteListSchema } } },
+    { onRequest: guard, schema: { querystring: siteListQuerySchema, response: { 200: siteListSchema } } },
     async (request) => {
       const { count, sites } = await repo.list(request.query);
       return { count, sites: sites.map(toRow) };
@@ -70,16 +70,16 @@ export default async function sitesRoutes(fastify: FastifyInstance, deps: AppDep
 
   // A file, streamed as it is read: the answer is described for the API documentation only.
   const exportAnswer = z.string().meta({ description: 'Fichier CSV exportSites.csv (UTF-8 avec BOM, « ; »), colonnes du tableau' });
-  app.get('/admin/site/export', { preValidation: guard, schema: { querystring: siteListQuerySchema, response: { 200: exportAnswer } } }, async (request, reply) =>
+  app.get('/admin/site/export', { onRequest: guard, schema: { querystring: siteListQuerySchema, response: { 200: exportAnswer } } }, async (request, reply) =>
     sendCsv(reply, 'exportSites.csv', EXPORT_COLUMNS, repo.batches(request.query)),
   );
 
-  app.post('/admin/site/add', { preValidation: guard, schema: { body: siteAddSchema, response: { 200: siteAddedSchema } } }, async (request) => {
+  app.post('/admin/site/add', { onRequest: guard, schema: { body: siteAddSchema, response: { 200: siteAddedSchema } } }, async (request) => {
     const { id, code } = await service.create(request.body);
     return { status: 'success' as const, id, code };
   });
 
-  app.get('/admin/site/get/:id', { preValidation: guard, schema: { params: idParams, response: { 200: siteDetailSchema } } }, async (request) => {
+  app.get('/admin/site/get/:id', { onRequest: guard, schema: { params: idParams, response: { 200: siteDetailSchema } } }, async (request) => {
     const { row, conventions, referents, publicColumns: p } = await service.detail(request.params.id);
     return {
       ...toRow(row),
@@ -96,7 +96,7 @@ export default async function sitesRoutes(fastify: FastifyInstance, deps: AppDep
 
   app.put(
     '/admin/site/update/:id',
-    { preValidation: guard, schema: { params: idParams, body: siteUpdateSchema, response: { 200: successBodySchema } } },
+    { onRequest: guard, schema: { params: idParams, body: siteUpdateSchema, response: { 200: successBodySchema } } },
     async (request) => {
       await service.update(request.params.id, request.body);
       return { status: 'success' as const };
@@ -105,7 +105,7 @@ export default async function sitesRoutes(fastify: FastifyInstance, deps: AppDep
 
   app.put(
     '/admin/site/update/user/:id',
-    { preValidation: guard, schema: { params: idParams, body: siteReferentsSchema, response: { 200: successBodySchema } } },
+    { onRequest: guard, schema: { params: idParams, body: siteReferentsSchema, response: { 200: successBodySchema } } },
     async (request) => {
       await service.setReferents(request.params.id, request.body.user);
       return { status: 'success' as const };
@@ -114,17 +114,17 @@ export default async function sitesRoutes(fastify: FastifyInstance, deps: AppDep
 
   app.get(
     '/admin/siteComposteurs/get/by/site/:id',
-    { preValidation: guard, schema: { params: idParams, response: { 200: z.array(siteComposteurSchema) } } },
+    { onRequest: guard, schema: { params: idParams, response: { 200: z.array(siteComposteurSchema) } } },
     (request) => service.cellsOfSite(request.params.id),
   );
 
-  app.get('/admin/siteComposteur/get/:id', { preValidation: guard, schema: { params: idParams, response: { 200: siteComposteurSchema } } }, (request) =>
+  app.get('/admin/siteComposteur/get/:id', { onRequest: guard, schema: { params: idParams, response: { 200: siteComposteurSchema } } }, (request) =>
     service.cell(request.params.id),
   );
 
   app.put(
     '/admin/siteComposteur/update/:id',
-    { preValidation: guard, schema: { params: idParams, body: siteComposteurUpdateSchema, response: { 200: successBodySchema } } },
+    { onRequest: guard, schema: { params: idParams, body: siteComposteurUpdateSchema, response: { 200: successBodySchema } } },
     async (request) => {
       await service.updateCell(request.params.id, request.body);
       return { status: 'success' as const };
@@ -133,14 +133,14 @@ export default async function sitesRoutes(fastify: FastifyInstance, deps: AppDep
 
   app.put(
     '/admin/site/add/composteur/:id',
-    { preValidation: guard, schema: { params: idParams, body: siteComposteursAddSchema, response: { 200: successBodySchema } } },
+    { onRequest: guard, schema: { params: idParams, body: siteComposteursAddSchema, response: { 200: successBodySchema } } },
     async (request) => {
       await service.addCells(request.params.id, request.body.composteurs);
       return { status: 'success' as const };
     },
   );
 
-  app.get('/admin/demandeur/get/:id', { preValidation: guard, schema: { params: idParams, response: { 200: demandeurSchema } } }, async (request) => {
+  app.get('/admin/demandeur/get/:id', { onRequest: guard, schema: { params: idParams, response: { 200: demandeurSchema } } }, async (request) => {
     const d = await repo.demandeur(request.params.id);
     if (!d) throw new NotFoundError(SITE_MESSAGES.demandeurNotFound);
     return {
@@ -161,7 +161,7 @@ export default async function sitesRoutes(fastify: FastifyInstance, deps: AppDep
 
   app.put(
     '/admin/demandeur/update/:id',
-    { preValidation: guard, schema: { params: idParams, body: demandeurUpdateSchema, response: { 200: successBodySchema } } },
+    { onRequest: guard, schema: { params: idParams, body: demandeurUpdateSchema, response: { 200: successBodySchema } } },
     async (request) => {
       const b = request.body;
       const res = await repo.updateDemandeur(request.params.id, {

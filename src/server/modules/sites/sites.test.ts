@@ -2,7 +2,7 @@ import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DRIVERS, createAccount, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
 import { SITE_SORT_FIELDS, siteListQuerySchema } from '../../../shared/schemas/sites.js';
-import { siteListQueries } from './sites.repository.js';
+import { createSitesRepository, siteListQueries } from './sites.repository.js';
 import { importStreets } from '../reference/streets-import.js';
 import { SAMPLE_STREETS_FILE } from '../../db/seed.js';
 
@@ -399,6 +399,81 @@ describe.each(TEST_DRIVERS)('sites administration (%s)', (driver) => {
       expect((await list('filter[email]=x')).statusCode).toBe(400);
       expect((await list('rowsPerPage=7')).statusCode).toBe(400);
       expect((await list('filter[statut][]=abc')).statusCode).toBe(400);
+    });
+  });
+
+  describe('names in natural order', () => {
+    // Shuffled on purpose: the order must come from the sort, not from the insertion.
+    const NAMES = ['École 13', 'Ecole 2', 'école 1', 'École 100', 'École 2 bis', 'École-10', 'ÉCOLE 002 A', 'École', 'Ecole 9', 'Abri 20', 'Abri 3', 'Zéphyr'];
+    const NATURAL = ['Abri 3', 'Abri 20', 'École', 'école 1', 'Ecole 2', 'ÉCOLE 002 A', 'École 2 bis', 'Ecole 9', 'École-10', 'École 13', 'École 100', 'Zéphyr'];
+    let type: number;
+    beforeAll(async () => {
+      type = (await ctx.db.insertInto('type_site').values({ libelle: 'Ordre naturel', code: 'NAT' }).returning('id').executeTakeFirstOrThrow()).id;
+      for (const nom of NAMES) await add(statusOne({ nom, type, composteurs: [] }));
+    });
+    const names = async (qs: string) =>
+      ((await call('GET', `/api/admin/site/get/list/by/filters?filter[type]=naturel&${qs}`)).json().sites as { nom: string }[]).map((s) => s.nom);
+
+    it('sorts the sites list by name with numbers by value, in both directions', async () => {
+      expect(await names('rowsPerPage=20&sort[name]=nom&sort[direction]=asc')).toEqual(NATURAL);
+      expect(await names('rowsPerPage=20&sort[name]=nom&sort[direction]=desc')).toEqual([...NATURAL].reverse());
+      // The default order of the list is the name's.
+      expect(await names('rowsPerPage=20')).toEqual(NATURAL);
+    });
+
+    it('pages through the names without a gap or a repeat, and the export reads them in the same order', async () => {
+      for (const direction of ['asc', 'desc'] as const) {
+        const expected = direction === 'asc' ? NATURAL : [...NATURAL].reverse();
+        const paged: string[] = [];
+        for (let page = 0; page < 3; page++) paged.push(...(await names(`rowsPerPage=5&page=${page}&sort[name]=nom&sort[direction]=${direction}`)));
+        expect(paged, direction).toEqual(expected);
+        // Keyset batches of 2: each starts after the (name key, code) of the previous one's last row.
+        const batched: string[] = [];
+        const query = siteListQuerySchema.parse({ filter: { type: 'naturel' }, sort: { name: 'nom', direction } });
+        for await (const batch of createSitesRepository(ctx.db).batches(query, 2)) batched.push(...batch.map((s) => s.nom!));
+        expect(batched, direction).toEqual(expected);
+      }
+      const csv = (await call('GET', '/api/admin/site/export?filter[type]=naturel&sort[name]=nom&sort[direction]=asc')).body;
+      const positions = NATURAL.map((n) => csv.indexOf(`${n} / NAT`));
+      expect(positions.every((p) => p > 0)).toBe(true);
+      expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    });
+
+    it('follows a renamed site, and sorts an unnamed site by its code', async () => {
+      const { id, code } = await add(statusOne({ nom: 'École 50', type, composteurs: [] }));
+      const after = (name: string) => [...NATURAL.slice(0, NATURAL.indexOf(name) + 1), expect.anything(), ...NATURAL.slice(NATURAL.indexOf(name) + 1)];
+      expect(await names('rowsPerPage=20')).toEqual(after('École 13'));
+      const update = (nom: string | null) =>
+        call('PUT', `/api/admin/site/update/${id}`, { nom, adresse: 'Rue de Siam', numero: '12', complement: null, type, observations: null, cadena: null, statut: 1 });
+      expect((await update('École 5')).statusCode).toBe(200);
+      expect(await names('rowsPerPage=20')).toEqual(after('École 2 bis'));
+      // Unnamed, the site sorts by its code, numbers by value too ('NAT013': 'nat' then 13).
+      expect((await update(null)).statusCode).toBe(200);
+      const { key } = await ctx.db.selectFrom('site').where('id', '=', id).select(sql<string>`nom_tri`.as('key')).executeTakeFirstOrThrow();
+      const n = String(Number(code.slice(3)));
+      expect(key).toBe(`nat${String(n.length).padStart(2, '0')}${n}`);
+      expect((await call('GET', `/api/admin/site/get/list/by/filters?filter[type]=naturel&rowsPerPage=20`)).json().sites.map((s: { code: string }) => s.code).indexOf(code)).toBe(
+        NATURAL.indexOf('Zéphyr'),
+      );
+      await ctx.db.deleteFrom('site').where('id', '=', id).execute();
+    });
+
+    it('lists the active sites of the site choice by city, then by name in natural order', async () => {
+      const res = await call('GET', '/api/admin/site/get/all/actif');
+      expect(res.statusCode).toBe(200);
+      const sites = res.json() as { nom: string | null; ville: string }[];
+      const ours = sites.filter((s) => s.nom !== null && NAMES.includes(s.nom)).map((s) => s.nom);
+      expect(ours).toEqual(NATURAL);
+      // Cities without accents or case, as the database compares them.
+      const cities = sites.map((s) => s.ville.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase());
+      expect(cities).toEqual([...cities].sort());
+      // The sites of a referent, in the same order.
+      const referent = await createAccount(ctx.db, { kind: 'user', roles: ['ROLE_USER'], nom: 'NATUREL', prenom: 'Léa' });
+      const pick = ['École 13', 'Ecole 2', 'École 100'];
+      const ids = await ctx.db.selectFrom('site').where('nom', 'in', pick).select('id').execute();
+      await ctx.db.insertInto('site_referent').values(ids.map((s) => ({ site_id: s.id, account_id: referent.id }))).execute();
+      const mine = (await call('GET', `/api/admin/site/get/by/user/${referent.id}`)).json() as { nom: string }[];
+      expect(mine.map((s) => s.nom)).toEqual(['Ecole 2', 'École 13', 'École 100']);
     });
   });
 

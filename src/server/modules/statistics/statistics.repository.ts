@@ -5,6 +5,7 @@
 // readings of one site and come from the log through its (site_id, date) index.
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/client.js';
+import { SITE_STATUT, TYPE_PRESTATAIRE } from '../../../shared/domain.js';
 import { MOIS_NOMS, type ExportKind, type StatsQuery, type StatsSeries } from '../../../shared/schemas/statistics.js';
 
 export interface MonthTotals {
@@ -27,9 +28,6 @@ function actionFilter(series: StatsSeries | 'all'): RawBuilder<unknown> {
 
 /** Litres only: the interventions-count series adds up the litre actions, never degrees or texts. */
 const LITRES = sql`s.type_action_id IN (SELECT id FROM type_action WHERE value_kind IN ('litres', 'transfer'))`;
-
-/** Status of a site with composters (a requested site has status 2). */
-const STATUT_SITE_ACTIF = 1;
 
 const yearStart = (annee: number) => sql`make_date(${annee}::int, 1, 1)`;
 const yearEnd = (annee: number) => sql`make_date(${annee + 1}::int, 1, 1)`;
@@ -73,7 +71,7 @@ export function createStatisticsRepository(db: Db) {
       const rows = await sql<{ id: number; organisme: string | null; nom: string; prenom: string | null }>`
         SELECT a.id, a.organisme, a.nom, a.prenom FROM account a
          WHERE a.kind = 'user'
-           AND (a.type_user_id = 3 OR EXISTS (SELECT 1 FROM account_role ar JOIN role r ON r.id = ar.role_id
+           AND (a.type_user_id = ${sql.lit(TYPE_PRESTATAIRE)} OR EXISTS (SELECT 1 FROM account_role ar JOIN role r ON r.id = ar.role_id
                                                WHERE ar.account_id = a.id AND r.code = 'ROLE_PRESTATAIRE'))
          ORDER BY lower(coalesce(a.organisme, a.nom)), lower(a.nom), a.id`.execute(db);
       return rows.rows.map((r) => {
@@ -130,7 +128,7 @@ export function createStatisticsRepository(db: Db) {
         const { rows: sites } = await sql<{ id: number; code: string; nom: string | null; ville: string }>`
           SELECT s.id, s.code, s.nom, s.ville FROM site s
            WHERE s.code > ${after}
-             AND ((s.statut_id = ${STATUT_SITE_ACTIF} AND coalesce(s.date_implantation, s.created_at) < ${yearEndsAt})
+             AND ((s.statut_id = ${SITE_STATUT.actif} AND coalesce(s.date_implantation, s.created_at) < ${yearEndsAt})
                   OR s.id = ANY(CAST(${`{${withData.join(',')}}`} AS int[])))
            ORDER BY s.code LIMIT ${batchSize}`.execute(db);
         if (sites.length === 0) return;

@@ -1,4 +1,4 @@
-// Routes of the statistics dashboard (spec.md section 7 "Statistics"), all behind the
+// Routes of the statistics dashboard, all behind the
 // stats.view guard (every ROLE_ADMIN* role). The guard runs before validation, so a caller
 // without the role learns nothing about the parameters.
 import type { FastifyInstance } from 'fastify';
@@ -39,7 +39,7 @@ export default async function statisticsRoutes(fastify: FastifyInstance, deps: A
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const repo = createStatisticsRepository(deps.db);
   const guard = app.guard('stats.view');
-  const monthly = { preValidation: guard, schema: { querystring: statsQuerySchema, response: { 200: z.array(statsMoisRowSchema) } } };
+  const monthly = { onRequest: guard, schema: { querystring: statsQuerySchema, response: { 200: z.array(statsMoisRowSchema) } } };
 
   for (const series of STATS_SERIES) {
     app.get(`/admin/${series}/get/by/mois`, monthly, (request) => repo.monthly(series, request.query));
@@ -48,7 +48,7 @@ export default async function statisticsRoutes(fastify: FastifyInstance, deps: A
 
   app.get(
     '/admin/temperature/get/by/mois',
-    { preValidation: guard, schema: { querystring: statsQuerySchema, response: { 200: z.array(temperatureRowSchema) } } },
+    { onRequest: guard, schema: { querystring: statsQuerySchema, response: { 200: z.array(temperatureRowSchema) } } },
     async (request) => {
       const { site } = request.query;
       // Readings of the whole network would be every thermometer of every site: one site only.
@@ -57,10 +57,10 @@ export default async function statisticsRoutes(fastify: FastifyInstance, deps: A
     },
   );
 
-  app.get('/admin/stats/prestataire/get/all', { preValidation: guard, schema: { response: { 200: z.array(prestataireSchema) } } }, () => repo.prestataires());
+  app.get('/admin/stats/prestataire/get/all', { onRequest: guard, schema: { response: { 200: z.array(prestataireSchema) } } }, () => repo.prestataires());
 
   for (const kind of EXPORT_KINDS) {
-    app.get(`/admin/intervention/export/${kind}/by/site`, { preValidation: guard, schema: { querystring: exportQuerySchema, response: { 200: z.string().meta({ description: `Fichier CSV export_${kind}_par_site_{année}.csv (UTF-8 avec BOM, « ; »)` }) } } }, async (request, reply) => {
+    app.get(`/admin/intervention/export/${kind}/by/site`, { onRequest: guard, schema: { querystring: exportQuerySchema, response: { 200: z.string().meta({ description: `Fichier CSV export_${kind}_par_site_{année}.csv (UTF-8 avec BOM, « ; »)` }) } } }, async (request, reply) => {
       const { annee, prestataire } = request.query;
       return sendCsv(reply, `export_${kind}_par_site_${annee}.csv`, exportColumns(kind), repo.exportBatches(kind, annee, { prestataire }));
     });

@@ -4,7 +4,7 @@ import { TEST_DRIVERS, createAccount, createTestApp, loggedAs } from '../../../.
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;
 
-/** reference-data.md "Action types": the stats series column, written out by hand. */
+/** The action catalogue's stats series column, written out by hand. */
 const SERIES_ACTIONS: Record<string, number> = {
   apportBroyat: 12,
   distribution: 11,
@@ -15,7 +15,7 @@ const SERIES_ACTIONS: Record<string, number> = {
   viderBac: 4,
   tamisage: 17,
 };
-/** Actions whose value is litres (reference-data.md "value" column). */
+/** Actions whose value is litres (the catalogue's value column). */
 const LITRE_ACTIONS = [3, 4, 10, 11, 12, 15, 17];
 const MOIS = ['janvier', 'février', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'septembre', 'octobre', 'novembre', 'décembre'];
 const ADMIN_ROLES = ['ROLE_ADMIN', 'ROLE_ADMIN_SITE', 'ROLE_ADMIN_USER', 'ROLE_ADMIN_ROLE', 'ROLE_ADMIN_COMPOSTEUR', 'ROLE_ADMIN_UPDATE', 'ROLE_ADMIN_DELETE'];

@@ -4,6 +4,7 @@ import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/client.js';
 import { containsNormalized, ilikeUnaccent, pageOf, shortWordTerm, wordStartsNormalized, wordStartsUnaccent } from '../../db/list.js';
 import { NO_SITE, type UserRow } from '../../../shared/schemas/users.js';
+import { TYPE_PRESTATAIRE } from '../../../shared/domain.js';
 import type { userListQuerySchema } from '../../../shared/schemas/users.js';
 import type { z } from 'zod';
 
@@ -261,7 +262,7 @@ export function createUsersRepository(db: Db) {
         .selectFrom('account')
         .where('kind', '=', 'user')
         .where('actif', '=', true)
-        .where((eb) => eb.or([eb('type_user_id', 'is', null), eb('type_user_id', '!=', 3)]))
+        .where((eb) => eb.or([eb('type_user_id', 'is', null), eb('type_user_id', '!=', TYPE_PRESTATAIRE)]))
         .select(['id', 'nom', 'prenom', 'email'])
         .orderBy('nom')
         .orderBy('prenom')

@@ -1,4 +1,4 @@
-// Routes of the external users domain (spec.md section 7 "Users and roles").
+// Routes of the external users domain.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -29,23 +29,23 @@ export default async function usersRoutes(fastify: FastifyInstance, deps: AppDep
 
   app.get(
     '/admin/user/get/list/by/filters',
-    { preValidation: manage, schema: { querystring: userListQuerySchema, response: { 200: userListSchema } } },
+    { onRequest: manage, schema: { querystring: userListQuerySchema, response: { 200: userListSchema } } },
     (request) => repo.list(request.query),
   );
 
-  app.put('/admin/user/active/:id', { preValidation: manage, schema: { params: userIdParamsSchema, response: { 200: successBodySchema } } }, async (request) => {
+  app.put('/admin/user/active/:id', { onRequest: manage, schema: { params: userIdParamsSchema, response: { 200: successBodySchema } } }, async (request) => {
     await service.activate(request.params.id);
     return { status: 'success' as const, message: USER_MESSAGES.activated };
   });
 
-  app.put('/admin/user/refuse/:id', { preValidation: manage, schema: { params: userIdParamsSchema, response: { 200: successBodySchema } } }, async (request) => {
+  app.put('/admin/user/refuse/:id', { onRequest: manage, schema: { params: userIdParamsSchema, response: { 200: successBodySchema } } }, async (request) => {
     await service.refuse(request.params.id);
     return { status: 'success' as const, message: USER_MESSAGES.deactivated };
   });
 
   app.put(
     '/admin/user/update/site/:userId',
-    { preValidation: manage, schema: { params: userIdAltParamsSchema, body: userSitesUpdateSchema, response: { 200: successBodySchema } } },
+    { onRequest: manage, schema: { params: userIdAltParamsSchema, body: userSitesUpdateSchema, response: { 200: successBodySchema } } },
     async (request) => {
       await service.updateSites(request.params.userId, request.body.site);
       return { status: 'success' as const, message: USER_MESSAGES.sitesUpdated };
@@ -54,14 +54,14 @@ export default async function usersRoutes(fastify: FastifyInstance, deps: AppDep
 
   app.put(
     '/admin/user/update/typeUser/:id',
-    { preValidation: manage, schema: { params: userIdParamsSchema, body: userTypeUpdateSchema, response: { 200: successBodySchema } } },
+    { onRequest: manage, schema: { params: userIdParamsSchema, body: userTypeUpdateSchema, response: { 200: successBodySchema } } },
     async (request) => {
       await service.updateType(request.params.id, request.body.type);
       return { status: 'success' as const, message: USER_MESSAGES.typeUpdated };
     },
   );
 
-  app.put('/admin/user/delete/:id', { preValidation: manage, schema: { params: userIdParamsSchema, response: { 200: successBodySchema } } }, async (request) => {
+  app.put('/admin/user/delete/:id', { onRequest: manage, schema: { params: userIdParamsSchema, response: { 200: successBodySchema } } }, async (request) => {
     await service.delete(request.params.id);
     return { status: 'success' as const, message: USER_MESSAGES.deleted };
   });
@@ -69,7 +69,7 @@ export default async function usersRoutes(fastify: FastifyInstance, deps: AppDep
   /** Current sites of one user (the 'Site' dialog). */
   app.get(
     '/admin/user/get/sites/:id',
-    { preValidation: manage, schema: { params: userIdParamsSchema, response: { 200: userSitesSchema } } },
+    { onRequest: manage, schema: { params: userIdParamsSchema, response: { 200: userSitesSchema } } },
     async (request) => {
       if (!(await repo.find(request.params.id))) throw new NotFoundError(USER_MESSAGES.notFound);
       return repo.sitesOf(request.params.id);
@@ -77,11 +77,11 @@ export default async function usersRoutes(fastify: FastifyInstance, deps: AppDep
   );
 
   /** Every site, for the multi-select of the 'Site' dialog. */
-  app.get('/admin/user/get/all/sites', { preValidation: manage, schema: { response: { 200: z.array(siteOptionSchema) } } }, () => repo.allSites());
+  app.get('/admin/user/get/all/sites', { onRequest: manage, schema: { response: { 200: z.array(siteOptionSchema) } } }, () => repo.allSites());
 
   app.get(
     '/admin/user/get/by/site/:id',
-    { preValidation: app.guard('site.manage', 'user.manage'), schema: { params: siteParamsSchema, response: { 200: z.array(referentSchema) } } },
+    { onRequest: app.guard('site.manage', 'user.manage'), schema: { params: siteParamsSchema, response: { 200: z.array(referentSchema) } } },
     async (request) => {
       if (!(await repo.siteExists(request.params.id))) throw new NotFoundError('Site introuvable.');
       return repo.referentsOfSite(request.params.id);
@@ -90,7 +90,7 @@ export default async function usersRoutes(fastify: FastifyInstance, deps: AppDep
 
   app.get(
     '/admin/user/get/all/actif',
-    { preValidation: app.guard('site.manage', 'user.manage'), schema: { response: { 200: z.array(activeUserSchema) } } },
+    { onRequest: app.guard('site.manage', 'user.manage'), schema: { response: { 200: z.array(activeUserSchema) } } },
     () => repo.activeUsers(),
   );
 }

@@ -1,9 +1,9 @@
-// Rules of the external account lifecycle (spec.md section 4 "Account"): an administrator
+// Rules of the external account lifecycle (docs/domain.md, accounts): an administrator
 // activates a validated account, deactivates or refuses one, edits its type and its sites,
 // and deletes an inactive one. Each change is one transaction on a locked account row.
 import type { AppDeps } from '../../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
-import { endAllSessions } from '../../plugins/auth.js';
+import { createSessionsRepository } from '../account/sessions.repository.js';
 import { TYPE_PRESTATAIRE, USER_MESSAGES } from '../../../shared/schemas/users.js';
 import { createUsersRepository, type ExternalUser } from './users.repository.js';
 
@@ -59,7 +59,7 @@ export function createUsersService({ db, mailer, config }: AppDeps) {
       await locked(id, async (trx) => {
         await repo.setActif(trx, id, false);
         await repo.setExternalRole(trx, id, null);
-        await endAllSessions(trx, id);
+        await createSessionsRepository(trx).deleteForAccount(id);
       });
     },
 

@@ -5,6 +5,7 @@
 // grouped query, never one query per site.
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/client.js';
+import { PENDING_STATUTS, SITE_STATUT, STATUT_ANNULEE, STATUT_REALISEE } from '../../../shared/domain.js';
 
 export interface ActionTotal {
   siteId: number;
@@ -62,8 +63,14 @@ const parisStart = (annee: number) => sql`make_timestamptz(${annee}::int, 1, 1, 
 const parisEnd = (annee: number) => sql`make_timestamptz(${annee + 1}::int, 1, 1, 0, 0, 0, 'Europe/Paris')`;
 const siteFilter = (column: RawBuilder<unknown>, site: number | undefined) => (site === undefined ? sql`` : sql`AND ${column} = ${site}`);
 
-/** Sites counted as active in a year: status 1 and installed (or created) before its end. */
-const activeIn = (annee: number) => sql`s.statut_id = 1 AND coalesce(s.date_implantation, s.created_at) < ${parisEnd(annee)}`;
+// Statuses written as literals, as the planner sees them in the indexes' conditions.
+const ACTIF = sql.lit(SITE_STATUT.actif);
+const REALISEE = sql.lit(STATUT_REALISEE);
+const ANNULEE = sql.lit(STATUT_ANNULEE);
+const PENDING = sql.join(PENDING_STATUTS.map((s) => sql.lit(s)));
+
+/** Sites counted as active in a year: active and installed (or created) before its end. */
+const activeIn = (annee: number) => sql`s.statut_id = ${ACTIF} AND coalesce(s.date_implantation, s.created_at) < ${parisEnd(annee)}`;
 
 export function createYearlyReportRepository(db: Db) {
   return {
@@ -152,12 +159,12 @@ export function createYearlyReportRepository(db: Db) {
       const r = await sql<RequestTotals>`
         SELECT CASE WHEN GROUPING(d.site_id) = 1 THEN NULL ELSE d.site_id END AS "siteId",
                count(*)::int AS creees,
-               count(*) FILTER (WHERE d.statut_id = 5)::int AS realisees,
-               count(*) FILTER (WHERE d.statut_id = 6)::int AS annulees,
-               count(*) FILTER (WHERE d.statut_id IN (3, 4))::int AS "enAttente",
-               count(*) FILTER (WHERE (d.statut_id = 5 AND r.date > d.date_echeance) OR (d.statut_id IN (3, 4) AND d.date_echeance < ${now}))::int AS "enRetard",
+               count(*) FILTER (WHERE d.statut_id = ${REALISEE})::int AS realisees,
+               count(*) FILTER (WHERE d.statut_id = ${ANNULEE})::int AS annulees,
+               count(*) FILTER (WHERE d.statut_id IN (${PENDING}))::int AS "enAttente",
+               count(*) FILTER (WHERE (d.statut_id = ${REALISEE} AND r.date > d.date_echeance) OR (d.statut_id IN (${PENDING}) AND d.date_echeance < ${now}))::int AS "enRetard",
                (percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM r.date - d.date_creation) / 86400)
-                  FILTER (WHERE d.statut_id = 5 AND r.date IS NOT NULL))::float8 AS "delaiMedianJours"
+                  FILTER (WHERE d.statut_id = ${REALISEE} AND r.date IS NOT NULL))::float8 AS "delaiMedianJours"
           FROM demande_intervention d LEFT JOIN intervention r ON r.id = d.intervention_realisee_id
          WHERE d.date_creation >= ${parisStart(annee)} AND d.date_creation < ${parisEnd(annee)} ${siteFilter(sql`d.site_id`, site)}
          GROUP BY GROUPING SETS ((d.site_id), ())`.execute(db);

@@ -52,11 +52,11 @@ export default async function yearlyReportRoutes(fastify: FastifyInstance, deps:
   const service = createYearlyReportService(deps.db);
   const guard = app.guard('report.yearly');
 
-  app.get('/admin/rapport/get/by/annee', { preHandler: guard, schema: { querystring: reportQuerySchema, response: { 200: yearlyReportSchema, 404: errorBodySchema } } }, (request) =>
+  app.get('/admin/rapport/get/by/annee', { onRequest: guard, schema: { querystring: reportQuerySchema, response: { 200: yearlyReportSchema, 404: errorBodySchema } } }, (request) =>
     service.report(request.query, new Date()),
   );
 
-  app.get('/admin/rapport/export', { preHandler: guard, schema: { querystring: reportQuerySchema, response: { 200: z.string().meta({ description: 'Fichier CSV du rapport annuel (UTF-8 avec BOM, « ; »)' }), 404: errorBodySchema } } }, async (request, reply) => {
+  app.get('/admin/rapport/export', { onRequest: guard, schema: { querystring: reportQuerySchema, response: { 200: z.string().meta({ description: 'Fichier CSV du rapport annuel (UTF-8 avec BOM, « ; »)' }), 404: errorBodySchema } } }, async (request, reply) => {
     const report = await service.report(request.query, new Date());
     const actions = await service.catalogue();
     const whole: CsvRow = report.site

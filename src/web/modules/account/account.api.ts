@@ -1,4 +1,4 @@
-// Calls of the account screens (spec.md section 7 "Account", plus login and the user types).
+// Calls of the account screens (signup, confirmation, password reset, login and the user types).
 import { queryOptions } from '@tanstack/react-query';
 import { api, quietApi } from '../../lib/api';
 import type { CurrentUser, LoginInput, PasswordUpdateInput } from '../../../shared/schemas/account';

@@ -1,4 +1,4 @@
-// /confirmation/:token: the link of the validation e-mail (spec.md "Account confirmation").
+// /confirmation/:token: the link of the validation e-mail.
 import { Anchor, Button, Center, Loader } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { HTTPError } from 'ky';

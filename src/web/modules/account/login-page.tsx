@@ -1,4 +1,4 @@
-// /login and / (spec.md "Login"). A logged-in user goes to /admin (or back to the screen
+// /login and / ('Connexion'). A logged-in user goes to /admin (or back to the screen
 // they were sent here from). The red flash is the 'Accès non authorisé.' left by lib/api.ts.
 import { useEffect, useState } from 'react';
 import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';

@@ -1,4 +1,4 @@
-// /reset/:token (spec.md "Forgotten password"): checks the link first, then asks for the new
+// /reset/:token (the forgotten-password link): checks the link first, then asks for the new
 // password. An unusable link or a refused update both end on 'Compte introuvable'.
 import { useState } from 'react';
 import { Alert, Anchor, Button, Center, Loader, PasswordInput, Stack } from '@mantine/core';

@@ -1,10 +1,11 @@
-// /signup (spec.md "Signup", rules of section 5). Validated on the client with the server's
+// /signup ('Inscription', with the forms' input rules). Validated on the client with the server's
 // own signupSchema; the server's per-field errors land under the same fields.
 import { useState } from 'react';
 import { Alert, Anchor, Button, PasswordInput, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { formatNom, formatPrenom, formatTel, signupSchema } from '../../../shared/schemas/account';
+import { TYPE_USER } from '../../../shared/domain';
 import { MESSAGES } from '../../../shared/errors';
 import { NETWORK_ERROR_MESSAGE, readFailure } from '../../lib/api';
 import { useZodForm } from '../../lib/form';
@@ -12,8 +13,8 @@ import { AccountCard } from './account-card';
 import { signup, typeUsersQuery } from './account.api';
 
 
-/** User type 2 is the organisation type (spec.md section 9). */
-const ORGANISATION_TYPE = '2';
+/** The organisation type, as the type select holds it. */
+const ORGANISATION_TYPE = String(TYPE_USER.organisme);
 
 export const SIGNUP_DONE_MESSAGE = 'Un mail de confirmation vous sera envoyé une fois le compte validé';
 
@@ -31,7 +32,7 @@ export function SignupPage() {
     async (payload) => {
       setBanner(null);
       try {
-        await signup({ ...payload, organisme: payload.type === 2 ? payload.organisme : '' });
+        await signup({ ...payload, organisme: payload.type === TYPE_USER.organisme ? payload.organisme : '' });
         setSentTo(payload.email);
       } catch (e) {
         const failure = await readFailure(e);

@@ -1,12 +1,13 @@
 // /admin/alertes/preferences: which alerts the person receives in their daily e-mail (the
 // digests link here). The kinds offered follow their roles; all are on until turned off.
 import { useEffect, useState } from 'react';
-import { Alert, Button, Center, Checkbox, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Center, Checkbox, Group, Loader, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { can } from '../../../shared/permissions';
 import { ALERT_LABELS, type AlertKind } from '../../../shared/schemas/alerts';
 import { useSessionStore } from '../../app/session-store';
 import { PageMessage } from '../../components/page-message';
+import { PageTitle } from '../../components/page-title';
 import { readFailure } from '../../lib/api';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { alertsKeys, preferencesQuery, savePreferences } from './alerts.api';
@@ -43,7 +44,7 @@ function Preferences() {
 
   return (
     <Stack maw={640} mx="auto" gap="md">
-      <Title order={2}>Alertes reçues par e-mail</Title>
+      <PageTitle>Alertes reçues par e-mail</PageTitle>
       <Text size="sm" c="dimmed">
         Vous recevez au plus un e-mail par jour, quand de nouvelles alertes concernent les sites que vous suivez. Décochez les types d’alerte que vous ne
         souhaitez pas recevoir : ils restent visibles sur la page Alertes.

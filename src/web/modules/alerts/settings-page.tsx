@@ -9,6 +9,7 @@ import { alertSettingsSchema, type AlertSettings } from '../../../shared/schemas
 import { useSessionStore } from '../../app/session-store';
 import { ErrorBanner } from '../../components/form-dialog';
 import { PageMessage } from '../../components/page-message';
+import { PageTitle } from '../../components/page-title';
 import { readFailure } from '../../lib/api';
 import { GENERIC_ERROR, useZodForm } from '../../lib/form';
 import { notifyError, notifySuccess } from '../../lib/notify';
@@ -27,7 +28,7 @@ function SettingsScreen() {
   const settings = useQuery(settingsQuery());
   return (
     <Stack maw={760} mx="auto" gap="md">
-      <Title order={2}>Seuils d&apos;alerte</Title>
+      <PageTitle>{"Seuils d'alerte"}</PageTitle>
       <Text size="sm" c="dimmed">
         Les alertes sont calculées chaque jour ; une alerte s’ouvre une fois par cause et se ferme d’elle-même quand la cause disparaît. Les valeurs
         proposées à l’installation sont des estimations à ajuster à votre programme.

@@ -1,4 +1,4 @@
-// /admin/composteur (spec.md "Composter types"): the catalogue of composter types with a
+// /admin/composteur ('Composteurs'): the catalogue of composter types with a
 // volume filter and the 'Ajouter un Composteur' dialog.
 import { useState } from 'react';
 import { Button } from '@mantine/core';
@@ -8,6 +8,7 @@ import type { ComposterRow } from '../../../shared/schemas/composters';
 import { DataTable, type ListColumn } from '../../components/data-table';
 import { PageMessage } from '../../components/page-message';
 import { useListQuery } from '../../components/use-list-query';
+import { formatLitres } from '../../lib/format';
 import { useSessionStore } from '../../app/session-store';
 import { ComposterAddDialog } from './composter-add-dialog';
 import { COMPOSTERS_LIST_URL, compostersKeys } from './composters.api';
@@ -15,7 +16,7 @@ import { COMPOSTERS_LIST_URL, compostersKeys } from './composters.api';
 type ComposterFilter = { volume?: number };
 
 const columns: ListColumn<ComposterRow>[] = [
-  { accessor: 'volume', title: 'Volume', sortable: true, render: (c) => `${c.volume} L`, filterBy: { type: 'number', name: 'volume', label: 'Volume (litres)', min: 0 } },
+  { accessor: 'volume', title: 'Volume', sortable: true, render: (c) => formatLitres(c.volume), filterBy: { type: 'number', name: 'volume', label: 'Volume (litres)', min: 0 } },
   { accessor: 'precisions', title: 'Précisions', sortable: true },
 ];
 

@@ -1,4 +1,4 @@
-// Calls of the composter types screen (spec.md section 7 "Composters and site types").
+// Calls of the composter types screen.
 import { api } from '../../lib/api';
 import type { ComposterAdd } from '../../../shared/schemas/composters';
 

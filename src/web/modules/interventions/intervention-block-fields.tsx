@@ -1,4 +1,4 @@
-// The inputs of ONE action block of a field entry (spec.md "Site sheet"): the cell, the action
+// The inputs of ONE action block of a field entry (the site sheet): the cell, the action
 // allowed on that cell's type, the value the action asks for, the destination of a transfer and
 // the observations. Shared by the site sheet (one per block) and the interventions edit dialog
 // (one block), so both ask the same questions with the same labels. Only Mantine inputs and
@@ -54,7 +54,7 @@ interface Option {
 
 /**
  * Native selects: the phone's own picker, large and familiar, and no dropdown code to load
- * (spec.md asks for selectors, not for a searchable list). The first, empty entry says what to
+ * (the contract asks for selectors, not for a searchable list). The first, empty entry says what to
  * choose and cannot be chosen back.
  */
 function withPlaceholder(text: string, options: Option[]): Option[] {
@@ -138,7 +138,7 @@ export interface ValueInputProps {
   onValue: (value: string | number | null) => void;
 }
 
-/** The value input of the chosen action (spec.md section 5). */
+/** The value input of the chosen action (docs/domain.md, actions and their values). */
 export function ValueInput({ kind, action, constantes, value, error, onValue }: ValueInputProps) {
   switch (kind) {
     case 'litres':

@@ -1,7 +1,8 @@
-// 'Modifier l'intervention' (spec.md "Interventions administration"): the date and the one
+// 'Modifier l'intervention' (interventions administration): the date and the one
 // block of the field form (InterventionBlockFields, shared with the site sheet), checked with
 // the rules of the add route before sending; the server's per-field errors (values0.valeur…)
-// go under their inputs and 'Veuillez remplir les champs obligatoires' in the banner.
+// go under their inputs and 'Veuillez remplir les champs obligatoires' in the banner. The photos
+// of the entry are shown, not edited (the phone that took them sends them).
 import { useState } from 'react';
 import { Modal, Stack, Text } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
@@ -14,12 +15,18 @@ import { notifySuccess } from '../../lib/notify';
 import { formatParisDateTime } from '../../../shared/dates';
 import type { FieldError } from '../../../shared/errors';
 import { INTERVENTION_MESSAGES, validateBlocksAgainstCatalogue } from '../../../shared/schemas/intervention-rules';
-import { INTERVENTION_ADMIN_MESSAGES, type InterventionDetail } from '../../../shared/schemas/interventions-admin';
+import { INTERVENTION_ADMIN_MESSAGES, type InterventionAdminRow, type InterventionDetail } from '../../../shared/schemas/interventions-admin';
 import type { TypeAction, TypeActionConstante } from '../../../shared/schemas/reference';
 import { InterventionBlockFields, type BlockField } from './intervention-block-fields';
 import { constantesQuery } from './interventions.api';
 import { interventionDetailQuery, updateIntervention } from './interventions-admin.api';
+import { InterventionPhotos } from './intervention-photos';
 import { DATE_FORMAT, toSubmission, type BlockFormValues } from './site-sheet-form';
+
+/** What an intervention's photos show, for screen readers: 'Réparation à effectuer, cellule n°1, Épinette, le 10/01/2026 14:05'. */
+export function photosSubject(r: Pick<InterventionAdminRow, 'typeAction' | 'numeroBac' | 'site' | 'date'>): string {
+  return `${r.typeAction}, cellule n°${r.numeroBac}, ${r.site}, le ${formatParisDateTime(r.date)}`;
+}
 
 export function InterventionEditDialog({ id, onClose, onSaved }: { id: number | null; onClose: () => void; onSaved: () => void }) {
   return (
@@ -142,6 +149,14 @@ function EditForm({
         errorOf={(f: BlockField) => errors[f]}
         onChange={changeBlock}
       />
+      {intervention.photos.length > 0 && (
+        <Stack gap={4}>
+          <Text size="sm" fw={500}>
+            Photos
+          </Text>
+          <InterventionPhotos photos={intervention.photos} what={photosSubject(intervention)} />
+        </Stack>
+      )}
       <FormDialogFooter saving={save.saving} onCancel={onClose} onSave={submit} />
     </Stack>
   );

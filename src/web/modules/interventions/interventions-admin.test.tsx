@@ -5,6 +5,7 @@ import { loggedAs, mockApi, renderApp, reply } from '../../app/test-utils';
 import type { InterventionAdminListRow, InterventionDetail } from '../../../shared/schemas/interventions-admin';
 import { downloader } from '../../lib/download';
 import { interventionsAdminRoutes } from './interventions-admin.routes';
+import { dateFilterProblem } from './interventions-admin-page';
 
 const row = (o: Partial<InterventionAdminListRow>): InterventionAdminListRow => ({
   id: 1,
@@ -31,12 +32,22 @@ const row = (o: Partial<InterventionAdminListRow>): InterventionAdminListRow => 
   idStatut: null,
   demandeIntervention: null,
   interventionRealisee: null,
+  photos: [],
   ...o,
 });
 
 const ROWS = [
   row({}),
-  row({ id: 2, typeAction: 'Réparation à effectuer', idAction: 18, valeur: 'Trappe bloquée', pendingDemande: true, modificationAgent: 'LEROY Paul', modifiedAt: '2026-01-11T08:00:00.000Z' }),
+  row({
+    id: 2,
+    typeAction: 'Réparation à effectuer',
+    idAction: 18,
+    valeur: 'Trappe bloquée',
+    pendingDemande: true,
+    modificationAgent: 'LEROY Paul',
+    modifiedAt: '2026-01-11T08:00:00.000Z',
+    photos: [{ id: 71 }, { id: 72 }],
+  }),
   row({ id: 3, typeAction: 'Réparation effectuée', idAction: 14, valeur: 'Trappe réparée', locked: true }),
 ];
 
@@ -47,7 +58,7 @@ const TYPE_ACTIONS = [
 ];
 
 const DETAIL: InterventionDetail = {
-  intervention: { ...row({}), valeurSaisie: 55, bacDestination: null },
+  intervention: { ...row({ photos: [{ id: 70 }] }), valeurSaisie: 55, bacDestination: null },
   site: {
     id: 3,
     code: 'QUA003',
@@ -94,7 +105,7 @@ describe('interventions administration screen', () => {
     const table = await screen.findByRole('table', { name: 'Interventions' }, { timeout: 10_000 });
     await within(table).findByText('55 °C', {}, { timeout: 5000 });
     const headers = [...table.querySelectorAll('thead th')].map((h) => h.textContent?.trim());
-    expect(headers).toEqual(['Date', 'Site', 'Intervenant', 'Type Cellule', 'N° Cellule', 'Action', 'Valeur', 'Observations', 'Modifiée par']);
+    expect(headers).toEqual(['Date', 'Site', 'Intervenant', 'Type Cellule', 'N° Cellule', 'Action', 'Valeur', 'Observations', 'Photos', 'Modifiée par']);
     const call = api.callsTo('GET', '/api/admin/intervention/get/list/by/filters')[0];
     expect(decodeURIComponent(call.path)).toContain('rowsPerPage=20&sort[name]=date&sort[direction]=desc');
     // 13:05 UTC in January is 14:05 in Paris.
@@ -103,6 +114,20 @@ describe('interventions administration screen', () => {
     expect(screen.queryByRole('button', { name: 'Modifier' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Supprimer' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Exporter en CSV' })).toBeInTheDocument();
+  }, 40_000);
+
+  it('shows the photos of an intervention as thumbnails in their column, which open full screen', async () => {
+    mockScreen(['ROLE_ADMIN']);
+    renderApp('/admin/interventions', { loggedRoutes: interventionsAdminRoutes });
+    const table = await screen.findByRole('table', { name: 'Interventions' }, { timeout: 10_000 });
+    const repair = (await within(table).findByText('Trappe bloquée', {}, { timeout: 5000 })).closest('tr')!;
+    const strip = within(repair).getByRole('list', { name: 'Photos : Réparation à effectuer, cellule n°1, Épinette, le 10/01/2026 14:05' });
+    expect(within(strip).getAllByRole('img').map((i) => i.getAttribute('src'))).toEqual(['/api/admin/photo/71?taille=miniature', '/api/admin/photo/72?taille=miniature']);
+    // The other rows have none.
+    expect(within(table).getAllByRole('list')).toHaveLength(1);
+    await userEvent.setup({ delay: null }).click(within(repair).getByRole('button', { name: 'Agrandir la photo 1 sur 2' }));
+    const viewer = await screen.findByRole('dialog', { name: 'Photo 1 sur 2' });
+    expect(within(viewer).getByRole('img')).toHaveAttribute('src', '/api/admin/photo/71?taille=complete');
   }, 40_000);
 
   it('disables the buttons of a locked intervention and says why', async () => {
@@ -164,6 +189,11 @@ describe('interventions administration screen', () => {
     await user.click(screen.getAllByRole('button', { name: 'Modifier' })[0]);
     const dialog = await screen.findByRole('dialog', { name: "Modifier l'intervention" });
     expect(await within(dialog).findByText('Modifiée par LEROY Paul le 11/01/2026 09:00')).toBeInTheDocument();
+    // The entry's photo, to see what is being corrected.
+    expect(within(dialog).getByRole('img', { name: 'Photo 1 sur 1 : Température, cellule n°1, Épinette, le 10/01/2026 14:05' })).toHaveAttribute(
+      'src',
+      '/api/admin/photo/70?taille=miniature',
+    );
     const temperature = await within(dialog).findByRole('textbox', { name: /Température/ });
     expect(temperature).toHaveValue('55');
     await user.clear(temperature);
@@ -244,4 +274,61 @@ describe('interventions administration screen', () => {
     expect(within(dialog).getByText('Veuillez renseigner une température')).toBeInTheDocument();
     expect(api.callsTo('PUT', '/api/admin/intervention/update/1')).toHaveLength(0);
   }, 40_000);
+});
+
+describe('interventions administration filters in the address', () => {
+  const listCalls = (api: ReturnType<typeof mockScreen>) => api.callsTo('GET', '/api/admin/intervention/get/list/by/filters').map((c) => decodeURIComponent(c.path));
+
+  it('reads the search, filters and sort of a shared link, shows them as chips, and resets them with the address', async () => {
+    const api = mockScreen(['ROLE_ADMIN']);
+    const { router } = renderApp('/admin/interventions?recherche=trappe&date=12%2F2025&site=3&tri=site&sens=asc', { loggedRoutes: interventionsAdminRoutes });
+    await screen.findByText('55 °C', {}, { timeout: 10_000 });
+    expect(listCalls(api)[0]).toContain('search=trappe&page=0&rowsPerPage=20&sort[name]=site&sort[direction]=asc&filter[date]=12/2025&filter[site]=3');
+    const chips = screen.getByRole('group', { name: 'Filtres actifs' });
+    expect(within(chips).getByRole('button', { name: 'Retirer le filtre Recherche\u00a0: trappe' })).toBeInTheDocument();
+    expect(within(chips).getByRole('button', { name: 'Retirer le filtre Date\u00a0: 12/2025' })).toBeInTheDocument();
+    // The site's name once the options are in.
+    expect(await within(chips).findByRole('button', { name: 'Retirer le filtre Site\u00a0: Épinette (QUA003)' })).toBeInTheDocument();
+    const user = userEvent.setup({ delay: null });
+
+    // One chip removes its own filter, from the list and from the address.
+    await user.click(within(chips).getByRole('button', { name: 'Retirer le filtre Date\u00a0: 12/2025' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?recherche=trappe&site=3&tri=site&sens=asc'));
+    expect(listCalls(api).at(-1)).not.toContain('filter[date]');
+
+    await user.click(within(chips).getByRole('button', { name: 'Réinitialiser' }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    expect(listCalls(api).at(-1)).toBe('/api/admin/intervention/get/list/by/filters?page=0&rowsPerPage=20&sort[name]=date&sort[direction]=desc');
+    expect(screen.queryByRole('group', { name: 'Filtres actifs' })).toBeNull();
+  }, 40_000);
+
+  it('says the formats the Date filter accepts, and writes what is typed into the address', async () => {
+    const api = mockScreen(['ROLE_ADMIN']);
+    const { router } = renderApp('/admin/interventions', { loggedRoutes: interventionsAdminRoutes });
+    await screen.findByText('55 °C', {}, { timeout: 10_000 });
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getByRole('button', { name: 'Filtrer la colonne Date' }));
+    const input = await screen.findByRole('textbox', { name: 'Date' });
+    expect(input).toHaveAttribute('placeholder', 'jj/mm/aaaa hh:mm');
+    expect(input).toHaveAccessibleDescription('Format jj/mm/aaaa hh:mm ; une partie suffit (03/2024, 14:30).');
+    await user.type(input, '12/2025');
+    await waitFor(() => expect(router.state.location.search).toBe('?date=12%2F2025'), { timeout: 3000 });
+    expect(listCalls(api).at(-1)).toContain('filter[date]=12/2025');
+  }, 40_000);
+
+  it('explains a Date filter that cannot match any date', async () => {
+    mockScreen(['ROLE_ADMIN']);
+    renderApp('/admin/interventions?date=hier', { loggedRoutes: interventionsAdminRoutes });
+    expect(await screen.findByRole('alert', {}, { timeout: 10_000 })).toHaveTextContent(
+      'Filtre Date : saisissez des chiffres avec « / », « : » ou une espace, par exemple 25/12/2025, 12/2025, 2025 ou 14:30.',
+    );
+  }, 40_000);
+
+  it('accepts any part of jj/mm/aaaa hh:mm as a Date filter, and nothing else', () => {
+    for (const ok of ['', '2025', '12/2025', '25/12/2025', '25/12/2025 14:30', '14:3', '12/0', undefined, ['2025']]) expect(dateFilterProblem(ok), String(ok)).toBeNull();
+    expect(dateFilterProblem('hier')).toMatch(/^Filtre Date : saisissez des chiffres/);
+    expect(dateFilterProblem('25-12-2025')).toMatch(/^Filtre Date : saisissez des chiffres/);
+    expect(dateFilterProblem('25/12/2025 14:30:00')).toBe('Filtre Date : 16 caractères au plus (jj/mm/aaaa hh:mm).');
+    expect(dateFilterProblem(['2025', '2026'])).toBe('Filtre Date : une seule date à la fois.');
+  });
 });

@@ -1,4 +1,4 @@
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { onlineManager } from '@tanstack/react-query';
@@ -12,6 +12,9 @@ import { QUEUED_MESSAGE, SAVED_MESSAGE } from './site-sheet-page';
 import { OFFLINE_BANNER_TEXT } from './offline-banner';
 import { useConnectivityStore } from '../../offline/connectivity';
 import { SESSION_EXPIRED_MESSAGE } from '../../offline/outbox';
+
+// The first render of a lazy screen can take seconds on a busy machine.
+configure({ asyncUtilTimeout: 10_000 });
 
 const TYPE_ACTIONS = [
   { id: 1, libelle: 'Retournement', valeur: false, valueKind: 'none', typeBac: [1, 3], aConstantes: false },
@@ -86,6 +89,7 @@ beforeEach(async () => {
   const db = await openOfflineDb();
   await db.outbox.clear();
   await db.reference.clear();
+  await db.sent.clear();
 });
 
 afterEach(() => {
@@ -201,7 +205,7 @@ describe('site sheet', () => {
       await choose(/Choix de la cellule/, 'Cellule n°1 - Apport');
       await choose(/Quelle action/, 'Retournement');
       await userEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
-      // The exact wording of issue 5, and no pretence of having reached the server.
+      // The exact wording of the contract, and no pretence of having reached the server.
       expect(await screen.findByText('Intervention enregistrée sur le téléphone, elle sera envoyée dès le retour du réseau')).toBeInTheDocument();
       expect(screen.queryByText(SAVED_MESSAGE)).not.toBeInTheDocument();
       await waitFor(() => expect(router.state.location.pathname).toBe('/admin/choix/site'));
@@ -330,7 +334,7 @@ describe('outbox page', () => {
     await queueOne('failed');
     const { router } = open('/admin/envois');
     const card = await screen.findByRole('listitem', { name: /QUA005 - Rue de Siam/ });
-    expect(within(card).getByText('En échec')).toBeInTheDocument();
+    expect(within(card).getByText('Refusée')).toBeInTheDocument();
     expect(within(card).getByText('La température doit être comprise entre -20 et 90 °C')).toBeInTheDocument();
     expect(screen.getByText('1 en échec')).toBeInTheDocument();
     await userEvent.click(within(card).getByRole('button', { name: 'Corriger' }));
@@ -361,8 +365,8 @@ describe('outbox page', () => {
     await db.outbox.update('0b7c2a3e-1111-4222-8333-444455556666', { lastError: 'Une erreur est survenue', fieldErrors: [] });
     open('/admin/envois');
     const card = await screen.findByRole('listitem', { name: /QUA005/ });
-    expect(within(card).getByText('En échec')).toBeInTheDocument();
-    expect(within(card).getByText('Dernière erreur : Une erreur est survenue')).toBeInTheDocument();
+    expect(within(card).getByText('Refusée')).toBeInTheDocument();
+    expect(within(card).getByText('Motif du refus : Une erreur est survenue')).toBeInTheDocument();
     // Nothing to correct field by field: no 'Corriger', but 'Renvoyer' and 'Supprimer'.
     expect(within(card).queryByRole('button', { name: 'Corriger' })).not.toBeInTheDocument();
     expect(calls.callsTo('POST', '/api/admin/intervention/add')).toHaveLength(0);

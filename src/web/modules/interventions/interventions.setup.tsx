@@ -1,5 +1,6 @@
 // Hooks the offline field app into the shell, once, when the route map is built: the top-bar
-// indicator, the warning before a logout with unsent entries or photos, the IndexedDB copies
+// indicator, the drawer's 'Envois' entry, the 'N saisie(s) envoyée(s)' toast when queued entries
+// reach the server, the warning before a logout with unsent entries or photos, the IndexedDB copies
 // the bootstrap queries fall back on when the network is gone (the session itself is the
 // shell's last known answer: it is saved at every login, a copy here could only be older), and
 // the message when a queued entry that processed requests reaches the server.
@@ -8,15 +9,22 @@ import { modals } from '@mantine/modals';
 import { registerOfflineSource } from '../../app/bootstrap.api';
 import { registerHeaderItem } from '../../app/header-slot';
 import { registerBeforeLogout } from '../../app/logout';
+import { registerNavEntry } from '../../app/nav-extras';
+import { useSessionStore } from '../../app/session-store';
+import { PERMISSIONS } from '../../../shared/permissions';
 import type { AppInfo, TypeAction } from '../../../shared/schemas/reference';
 import type { ActiveSite } from '../../../shared/schemas/site-choice';
-import { openOfflineDb } from '../../offline/store';
-import { onEntrySent } from '../../offline/outbox-runner';
+import { countUnsent } from '../../offline/hooks';
+import { onDrained, onEntrySent } from '../../offline/outbox-runner';
 import { queryClient } from '../../lib/query-client';
 import { notifySuccess } from '../../lib/notify';
 import { forgetSession, readReference, referenceKeys } from '../../offline/reference-cache';
 import { OutboxIndicator } from './outbox-indicator';
 import { PROCESSED_MESSAGE } from './site-sheet-messages';
+import { OUTBOX_PATH, SITE_CHOICE_PATH } from './interventions-paths';
+
+/** 'N saisie(s) envoyée(s)', once per drain that sent entries no screen was waiting for. */
+export const sentText = (n: number) => `${n} saisie(s) envoyée(s)`;
 
 /** '1 saisie n’a pas encore été envoyée', '2 saisies et 3 photos n’ont pas encore été envoyées'. */
 export function unsentText(entries: number, photos: number): string {
@@ -48,13 +56,17 @@ function confirmLogout(entries: number, photos: number): Promise<boolean> {
   });
 }
 
-/** Warns when entries are unsent; never deletes them (only the session snapshot is forgotten). */
+/**
+ * Warns when this account's entries are unsent (another account's entries on the same phone are
+ * not this person's to worry about: they wait for their own login); never deletes them (only
+ * the session snapshot is forgotten).
+ */
 export async function beforeLogoutGuard(): Promise<boolean> {
   let entries = 0;
   let photos = 0;
+  const ownerId = useSessionStore.getState().id;
   try {
-    const db = await openOfflineDb();
-    [entries, photos] = await Promise.all([db.outbox.count(), db.photos.count()]);
+    if (ownerId !== null) ({ entries, photos } = await countUnsent(ownerId));
   } catch {
     entries = 0;
     photos = 0;
@@ -70,7 +82,11 @@ export function setupInterventionsOffline() {
   if (done) return;
   done = true;
   registerHeaderItem(OutboxIndicator);
+  registerNavEntry({ label: 'Envois', path: OUTBOX_PATH, roles: PERMISSIONS['intervention.add'] }, { after: SITE_CHOICE_PATH });
   registerBeforeLogout(beforeLogoutGuard);
+  onDrained(({ unawaited }) => {
+    if (unawaited.length > 0) notifySuccess(sentText(unawaited.length));
+  });
   registerOfflineSource('appInfo', async () => (await readReference<AppInfo>(referenceKeys.appInfo))?.data);
   registerOfflineSource('typeActions', async () => (await readReference<TypeAction[]>(referenceKeys.typeActions))?.data);
   registerOfflineSource('activeSites', async (userId) => (await readReference<ActiveSite[]>(referenceKeys.activeSites(userId)))?.data);

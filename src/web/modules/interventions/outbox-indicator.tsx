@@ -1,15 +1,19 @@
-// Always visible in the top bar when logged in: 'Hors ligne' while the server cannot be reached,
-// '3 en attente' / '1 en échec' linking to the outbox page. Mounting it starts the outbox runner,
-// and it is where a 401 met by a send turns into a request to log in again.
-import { useEffect } from 'react';
-import { Badge, Button, Group, Text } from '@mantine/core';
+// Always visible in the top bar when logged in: 'Hors ligne' (no network) or 'Serveur
+// indisponible' while the server cannot be reached, '3 en attente' / '1 en échec' linking to the
+// outbox page. On a phone each is an icon and a number, their words kept as the accessible name
+// (and in the page, visually hidden), so the top bar never cuts anything off at 390 px. Mounting
+// it starts the outbox runner, and it is where a 401 met by a send turns into a request to log
+// in again.
+import { useEffect, type ReactNode } from 'react';
+import { Badge, Button, Group, Text, VisuallyHidden } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconWifiOff } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCloudUpload, IconServerOff, IconWifiOff } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useSessionStore } from '../../app/session-store';
 import { queryClient } from '../../lib/query-client';
 import { loggedQuery } from '../../app/bootstrap.api';
-import { useIsOffline } from '../../offline/connectivity';
+import { useOfflineCause } from '../../offline/connectivity';
 import { useOutboxCounts } from '../../offline/hooks';
 import { SESSION_EXPIRED_MESSAGE } from '../../offline/outbox';
 import { drainNow, onAuthRequired, startOutboxRunner } from '../../offline/outbox-runner';
@@ -45,10 +49,25 @@ function showSessionExpired() {
   });
 }
 
+/** Matches the shell's 'sm' breakpoint (48em): below it the top bar is a phone's. */
+const WIDE = '(min-width: 48em)';
+
+/** The badge's words, in full on a wide screen; on a phone `short` (or nothing) is shown and the words stay for screen readers. */
+function Label({ wide, text, short }: { wide: boolean; text: string; short?: ReactNode }) {
+  if (wide) return <>{text}</>;
+  return (
+    <>
+      {short !== undefined && <span aria-hidden>{short}</span>}
+      <VisuallyHidden>{text}</VisuallyHidden>
+    </>
+  );
+}
+
 export function OutboxIndicator() {
   const logged = useSessionStore((s) => s.logged);
-  const offline = useIsOffline();
+  const cause = useOfflineCause();
   const counts = useOutboxCounts();
+  const wide = useMediaQuery(WIDE, true) ?? true;
 
   useEffect(() => {
     if (!logged) return;
@@ -58,20 +77,39 @@ export function OutboxIndicator() {
 
   if (!logged) return null;
   return (
-    <Group gap={6} wrap="nowrap" role="status" aria-live="polite">
-      {offline && (
-        <Badge color="gray" variant="filled" leftSection={<IconWifiOff size={12} aria-hidden />}>
-          Hors ligne
+    <Group gap={6} wrap="nowrap" role="status" aria-live="polite" style={{ flex: 'none' }}>
+      {cause !== null && (
+        <Badge
+          color="gray"
+          variant="filled"
+          leftSection={cause === 'server' ? <IconServerOff size={12} aria-hidden /> : <IconWifiOff size={12} aria-hidden />}
+          style={{ flex: 'none', overflow: 'visible' }}
+        >
+          <Label wide={wide} text={cause === 'server' ? 'Serveur indisponible' : 'Hors ligne'} />
         </Badge>
       )}
       {counts.pending > 0 && (
-        <Badge component={Link} to={OUTBOX_PATH} color={counts.auth ? 'orange' : 'yellow'} variant="light" style={{ cursor: 'pointer' }}>
-          {counts.pending} en attente
+        <Badge
+          component={Link}
+          to={OUTBOX_PATH}
+          color={counts.auth ? 'orange' : 'yellow'}
+          variant="light"
+          leftSection={wide ? undefined : <IconCloudUpload size={12} aria-hidden />}
+          style={{ cursor: 'pointer', flex: 'none', overflow: 'visible' }}
+        >
+          <Label wide={wide} text={`${counts.pending} en attente`} short={counts.pending} />
         </Badge>
       )}
       {counts.failed > 0 && (
-        <Badge component={Link} to={OUTBOX_PATH} color="red" variant="filled" style={{ cursor: 'pointer' }}>
-          {counts.failed} en échec
+        <Badge
+          component={Link}
+          to={OUTBOX_PATH}
+          color="red"
+          variant="filled"
+          leftSection={wide ? undefined : <IconAlertTriangle size={12} aria-hidden />}
+          style={{ cursor: 'pointer', flex: 'none', overflow: 'visible' }}
+        >
+          <Label wide={wide} text={`${counts.failed} en échec`} short={counts.failed} />
         </Badge>
       )}
     </Group>

@@ -1,8 +1,8 @@
-// The outbox page for entries the server fails on (issue 9): 'Erreur serveur' with its reason
+// The outbox page for entries the server fails on: 'Erreur serveur' with its reason
 // and 'Renvoyer', an entry backing off that can be resent at once, and an entry waiting for an
 // earlier one that processes the same request. And the photos still to send, with their size.
 import { Blob as NodeBlob } from 'node:buffer';
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -12,6 +12,9 @@ import type { OutboxEntry, OutboxPhoto } from '../../offline/db';
 import { useConnectivityStore } from '../../offline/connectivity';
 import { openOfflineDb } from '../../offline/store';
 import { interventionsPublicRoutes, interventionsRoutes } from './interventions.routes';
+
+// The first render of a lazy screen can take seconds on a busy machine.
+configure({ asyncUtilTimeout: 10_000 });
 
 const ADDED = reply(200, { status: 'success', message: 'Intervention(s) ajouté(s)', interventions: [900], demandes: [] });
 const FAILED = reply(500, { status: 'error', message: 'Une erreur est survenue.' });
@@ -76,7 +79,7 @@ beforeEach(async () => {
   localStorage.clear();
   useConnectivityStore.setState({ browserOnline: true, serverUnreachable: false });
   const db = await openOfflineDb();
-  await Promise.all([db.outbox.clear(), db.photos.clear(), db.photoData.clear()]);
+  await Promise.all([db.outbox.clear(), db.photos.clear(), db.photoData.clear(), db.sent.clear()]);
 });
 
 afterEach(() => {
@@ -229,7 +232,7 @@ describe('outbox page, photos', () => {
     expect(within(first).getByText('293 Ko')).toBeInTheDocument();
     expect(within(first).getByText('Erreur serveur')).toBeInTheDocument();
     expect(within(first).getByText(`Dernière erreur : ${REASON}`)).toBeInTheDocument();
-    expect(within(second).getByText('En échec')).toBeInTheDocument();
+    expect(within(second).getByText('Refusée')).toBeInTheDocument();
     expect(within(second).getByText('Dernière erreur : Format non pris en charge : envoyez une photo JPEG, PNG ou WebP.')).toBeInTheDocument();
     expect(await screen.findByText('2 en échec')).toBeInTheDocument();
 

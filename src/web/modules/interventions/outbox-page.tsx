@@ -1,9 +1,12 @@
-// /admin/envois: every submission still on the phone (site, date, actions, state, last error,
+// /admin/envois ('Envois' in the drawer): every submission still on the phone (site, date,
+// actions, state: en attente, envoi en cours, refusée with the server's reasons, erreur serveur;
 // its photos and their size), with 'Envoyer maintenant', and per entry: resend (also what an
 // entry the server keeps failing on, 'Erreur serveur', waits for), correct (reopens the site
 // sheet with the server's errors under the fields) or, after a confirmation, discard with its
 // photos. Below, the photos whose entry reached the server and that are still to send, each
-// with its state, size, resend and discard.
+// with its state, size, resend and discard; then this account's last entries sent ('Envoyée').
+// What stops a send is told apart: no network ('Pas de réseau') or a server that does not
+// answer ('Serveur indisponible').
 import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, Card, Center, Group, List, Loader, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
@@ -15,9 +18,9 @@ import { typeActionsQuery } from '../../app/bootstrap.api';
 import { useSessionStore } from '../../app/session-store';
 import { displayBlockValue, type SiteInfos } from '../../../shared/schemas/interventions';
 import type { TypeAction, TypeActionConstante } from '../../../shared/schemas/reference';
-import { useIsOffline } from '../../offline/connectivity';
-import { useOutboxEntries, useOutboxPhotos, useQueuedPhotoUrls, type InterventionOutboxEntry } from '../../offline/hooks';
-import { appOutbox, appPhotoQueue, discardEntry, drainNow, type DrainReason } from '../../offline/outbox-runner';
+import { useConnectivityStore, useIsOffline } from '../../offline/connectivity';
+import { useOutboxEntries, useOutboxPhotos, useQueuedPhotoUrls, useSentEntries, type InterventionOutboxEntry, type SentReceipt } from '../../offline/hooks';
+import { appOutbox, appPhotoQueue, discardEntry, drainNow, SENT_KEPT, type DrainReason } from '../../offline/outbox-runner';
 import { blockerOf, MAX_FAILURES } from '../../offline/outbox';
 import { readReference, referenceKeys } from '../../offline/reference-cache';
 import type { OutboxPhoto, OutboxState } from '../../offline/db';
@@ -31,10 +34,20 @@ import { formatParisDateTime } from '../../../shared/dates';
 const STATE_LABELS: Record<OutboxState, { label: string; color: string }> = {
   pending: { label: 'En attente', color: 'yellow' },
   sending: { label: 'Envoi en cours', color: 'blue' },
-  failed: { label: 'En échec', color: 'red' },
+  failed: { label: 'Refusée', color: 'red' },
   auth: { label: 'Reconnexion nécessaire', color: 'orange' },
   error: { label: 'Erreur serveur', color: 'red' },
 };
+
+/** 'Envoyer maintenant' while the phone says it has no network: nothing is tried. */
+export const NO_NETWORK_SEND_MESSAGE = 'Pas de réseau : les saisies seront envoyées automatiquement dès son retour.';
+/** A drain stopped because nothing answered. */
+export const NETWORK_RETRY_MESSAGE = 'Pas de réseau : nouvel essai automatique dès son retour.';
+/** A drain stopped because a gateway answered for a server that is down. */
+export const SERVER_RETRY_MESSAGE = 'Serveur indisponible : nouvel essai automatique dans quelques minutes.';
+
+/** A badge that keeps its words whole whatever the width (Mantine's would cut them with an ellipsis). */
+const BADGE_STYLE = { flex: 'none', overflow: 'visible' } as const;
 
 /** The cells of the sites the entries are about, from the phone's copy (works offline). */
 function useCachedSites(siteIds: readonly number[]): Map<number, SiteInfos> {
@@ -137,19 +150,29 @@ export function OutboxPage() {
   const offline = useIsOffline();
   const navigate = useNavigate();
   const [sending, setSending] = useState(false);
-  const sites = useCachedSites((entries ?? []).map((e) => e.payload.site));
+  const [showSent, setShowSent] = useState(false);
+  const sent = useSentEntries(userId);
+  const sites = useCachedSites([...(entries ?? []), ...(sent ?? [])].map((e) => e.payload.site));
 
   const sendNow = async (reason: DrainReason = 'button') => {
+    // The browser knows it has no network: trying would only fail, say why instead.
+    if (typeof navigator !== 'undefined' && !navigator.onLine) {
+      notifications.show({ id: 'outbox-no-network', color: 'gray', autoClose: 6000, message: NO_NETWORK_SEND_MESSAGE });
+      return;
+    }
     setSending(true);
     try {
       const report = await drainNow(reason);
       if (!report) return;
-      if (report.sent.length > 0) notifications.show({ color: 'green', autoClose: 3000, message: `${report.sent.length} saisie(s) envoyée(s)` });
+      // 'N saisie(s) envoyée(s)' is the shell's (interventions.setup.tsx), whatever started the drain.
       if ((report.photos?.sent.length ?? 0) > 0) notifications.show({ color: 'green', autoClose: 3000, message: `${report.photos!.sent.length} photo(s) envoyée(s)` });
       if ((report.photos?.failed.length ?? 0) > 0) {
         notifications.show({ color: 'red', autoClose: 10_000, message: `${report.photos!.failed.length} photo(s) refusée(s) par le serveur : vous pouvez les supprimer.` });
       }
-      if (report.retryLater) notifications.show({ color: 'gray', autoClose: 6000, message: 'Le serveur ne répond pas : nouvel essai automatique dès que possible.' });
+      if (report.retryLater) {
+        const server = useConnectivityStore.getState().cause === 'server';
+        notifications.show({ color: 'gray', autoClose: 6000, message: server ? SERVER_RETRY_MESSAGE : NETWORK_RETRY_MESSAGE });
+      }
       if (report.failed.length > 0) notifications.show({ color: 'red', autoClose: 10_000, message: `${report.failed.length} saisie(s) refusée(s) par le serveur : corrigez-les ou supprimez-les.` });
       if (report.serverErrors.length > 0) {
         notifications.show({ color: 'red', autoClose: 10_000, message: `${report.serverErrors.length} saisie(s) en erreur sur le serveur : elles restent sur le téléphone.` });
@@ -178,7 +201,7 @@ export function OutboxPage() {
     if (await confirmDiscardPhoto()) await (await appPhotoQueue()).discard(photo.clientId);
   };
 
-  if (entries === undefined || photos === undefined) {
+  if (entries === undefined || photos === undefined || sent === undefined) {
     return (
       <Center py="xl" role="status">
         <Loader aria-label="Chargement…" />
@@ -195,7 +218,7 @@ export function OutboxPage() {
   return (
     <Stack maw={860} mx="auto" gap="md">
       <OfflineBanner />
-      <Group justify="space-between" align="flex-end">
+      <Group justify="space-between" align="flex-end" gap="sm">
         <Title order={2}>Envois en attente</Title>
         <Button leftSection={<IconSend size={16} aria-hidden />} onClick={() => void sendNow()} loading={sending} disabled={mine.length + myPhotos.length === 0}>
           Envoyer maintenant
@@ -225,12 +248,14 @@ export function OutboxPage() {
             return (
               <Card key={entry.clientId} withBorder component="li" padding="md" aria-label={`${entry.siteLabel}, ${formatParisDateTime(entry.payload.date)}`}>
                 <Stack gap={6}>
-                  <Group justify="space-between" wrap="nowrap" align="flex-start">
-                    <div>
+                  <Group justify="space-between" wrap="nowrap" align="flex-start" gap="sm">
+                    <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
                       <Text fw={600}>{entry.siteLabel}</Text>
                       <Text size="sm">Intervention du {formatParisDateTime(entry.payload.date)}</Text>
                     </div>
-                    <Badge color={state.color}>{state.label}</Badge>
+                    <Badge color={state.color} style={BADGE_STYLE}>
+                      {state.label}
+                    </Badge>
                   </Group>
                   <List size="sm">
                     {entry.payload.values.map((block, i) => (
@@ -256,7 +281,7 @@ export function OutboxPage() {
                   )}
                   {entry.lastError && (
                     <Text size="sm" c={entry.state === 'failed' || entry.state === 'error' ? 'red' : 'dimmed'}>
-                      Dernière erreur : {entry.lastError}
+                      {entry.state === 'failed' ? 'Motif du refus' : 'Dernière erreur'} : {entry.lastError}
                     </Text>
                   )}
                   {entry.state === 'error' && (
@@ -321,7 +346,9 @@ export function OutboxPage() {
                         )}
                       </div>
                     </Group>
-                    <Badge color={state.color}>{state.label}</Badge>
+                    <Badge color={state.color} style={BADGE_STYLE}>
+                      {state.label}
+                    </Badge>
                   </Group>
                   <Group gap="xs" justify="flex-end" mt={6}>
                     {own && (photo.state === 'failed' || photo.state === 'auth' || photo.state === 'error' || photo.failures > 0) && (
@@ -339,6 +366,58 @@ export function OutboxPage() {
           </Stack>
         </Stack>
       )}
+      {sent.length > 0 && (
+        // Folded: what waits comes first; what the server already has is one tap away.
+        <Stack gap="sm" component="section" aria-labelledby="outbox-sent-title">
+          <Group justify="space-between" gap="xs">
+            <Title order={3} size="h4" id="outbox-sent-title">
+              Envoyées récemment
+            </Title>
+            <Button variant="subtle" size="compact-sm" aria-expanded={showSent} aria-controls="outbox-sent-list" onClick={() => setShowSent((v) => !v)}>
+              {showSent ? 'Masquer' : `Afficher (${sent.length})`}
+            </Button>
+          </Group>
+          <Text size="sm" c="dimmed">
+            Vos {SENT_KEPT} dernières saisies reçues par le serveur, sur ce téléphone.
+          </Text>
+          {showSent && (
+            <Stack gap="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Saisies envoyées" id="outbox-sent-list">
+              {sent.map((receipt) => (
+                <SentCard key={receipt.clientId} receipt={receipt} summary={(block) => blockSummary(block, sites.get(receipt.payload.site), typeActions.data ?? [], constantes.data ?? [])} />
+              ))}
+            </Stack>
+          )}
+        </Stack>
+      )}
     </Stack>
+  );
+}
+
+function SentCard({ receipt, summary }: { receipt: SentReceipt; summary: (block: SentReceipt['payload']['values'][number]) => string }) {
+  const date = formatParisDateTime(receipt.payload.date);
+  return (
+    <Card withBorder component="li" padding="sm" aria-label={`${receipt.siteLabel}, ${date}, envoyée`}>
+      <Stack gap={4}>
+        <Group justify="space-between" wrap="nowrap" align="flex-start" gap="sm">
+          <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+            <Text size="sm" fw={600}>
+              {receipt.siteLabel}
+            </Text>
+            <Text size="sm">Intervention du {date}</Text>
+          </div>
+          <Badge color="green" variant="light" style={BADGE_STYLE}>
+            Envoyée
+          </Badge>
+        </Group>
+        <List size="sm">
+          {receipt.payload.values.map((block, i) => (
+            <List.Item key={i}>{summary(block)}</List.Item>
+          ))}
+        </List>
+        <Text size="xs" c="dimmed">
+          Reçue par le serveur le {formatParisDateTime(new Date(receipt.sentAt).toISOString())}
+        </Text>
+      </Stack>
+    </Card>
   );
 }

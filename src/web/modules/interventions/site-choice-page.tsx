@@ -1,7 +1,8 @@
-// /admin/choix/site (spec.md "Site choice"): the sites the server lets this user work on
+// /admin/choix/site ('Choix du site'): the sites the server lets this user work on
 // (everyone for admins and providers, their own sites for referents), grouped by city. Works
-// offline from the last list kept on the phone.
-import { useMemo } from 'react';
+// offline from the last list kept on the phone, and says so only where the phone can work
+// offline (offline/capability.ts: not over plain http).
+import { useMemo, useState } from 'react';
 import { Anchor, Center, Group, Loader, Paper, Select, Stack, Text, Title, type ComboboxItem, type ComboboxItemGroup } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate, useNavigate } from 'react-router';
@@ -10,6 +11,7 @@ import { useSessionStore } from '../../app/session-store';
 import type { ActiveSite } from '../../../shared/schemas/site-choice';
 import { useOfflineSyncedAt, useOutboxCounts } from '../../offline/hooks';
 import { useIsOffline } from '../../offline/connectivity';
+import { offlineUnavailableMessage } from '../../offline/capability';
 import { DataAge } from '../../components/data-age';
 import { OfflineBanner } from './offline-banner';
 import { OUTBOX_PATH, siteLabel, siteSheetPath } from './interventions-paths';
@@ -36,6 +38,7 @@ export function SiteChoicePage() {
   const syncedAt = useOfflineSyncedAt(userId);
   const offline = useIsOffline();
   const data = useMemo(() => groupSitesByVille(sites.data ?? []), [sites.data]);
+  const [notKept] = useState(offlineUnavailableMessage);
 
   if (sites.isPending) {
     return (
@@ -89,10 +92,16 @@ export function SiteChoicePage() {
                 if (value) void navigate(siteSheetPath(Number(value)));
               }}
             />
-            {syncedAt !== null && (
-              <Text size="sm" c="dimmed">
-                Vos sites sont disponibles hors ligne (mis à jour le {formatParisDateTime(new Date(syncedAt).toISOString())}).
+            {notKept !== null ? (
+              <Text size="sm" c="orange.9" data-testid="offline-unavailable">
+                {notKept}
               </Text>
+            ) : (
+              syncedAt !== null && (
+                <Text size="sm" c="dimmed">
+                  Vos sites sont disponibles hors ligne (mis à jour le {formatParisDateTime(new Date(syncedAt).toISOString())}).
+                </Text>
+              )
             )}
           </Stack>
         </Paper>

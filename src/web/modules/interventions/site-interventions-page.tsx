@@ -1,24 +1,34 @@
-// /interventions/site/{id} (public; spec.md "Site interventions table"): one site's
+// /interventions/site/{id} (public): one site's
 // interventions, server-side paging, sorting and filters, with the master composter's contact.
-import { useMemo } from 'react';
-import { Alert, Stack } from '@mantine/core';
-import { IconInfoCircle } from '@tabler/icons-react';
+// Its <h1> is the site's name (or code): from the site's infos for someone who records on it
+// (also without network, from the phone's copy), else from the rows; someone logged in gets a
+// way back to the site choice.
+import { useMemo, useState } from 'react';
+import { Alert, Anchor, Stack } from '@mantine/core';
+import { IconArrowLeft, IconInfoCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { HTTPError } from 'ky';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { appInfoQuery, typeActionsQuery } from '../../app/bootstrap.api';
+import { useSessionStore } from '../../app/session-store';
+import { can } from '../../../shared/permissions';
 import { DataTable, type ListColumn } from '../../components/data-table';
+import { PageTitle } from '../../components/page-title';
 import { useListQuery } from '../../components/use-list-query';
 import type { PublicSiteInterventionRow } from '../../../shared/schemas/interventions-admin';
-import { interventionsKeys, PUBLIC_LIST_URL, typeBacsQuery } from './interventions.api';
+import { interventionsKeys, PUBLIC_LIST_URL, siteInfosQuery, typeBacsQuery } from './interventions.api';
+import { SITE_CHOICE_PATH } from './interventions-paths';
 import { formatParisDateTime } from '../../../shared/dates';
 
 export const CONTACT_BANNER = 'Vous avez une question ? Vous souhaiter vous investir dans le compostage collectif ? Vous pouvez joindre le Maitre composteur au : ';
 
-/** Cell numbers run from 0 to 20 (spec.md section 9). */
+/** Cell numbers run from 0 to 20 (NUMERO_MIN to NUMERO_MAX of the sites schemas). */
 const CELL_NUMBERS = Array.from({ length: 21 }, (_, n) => ({ value: String(n), label: String(n) }));
 
 type Filter = { date?: string; action?: string; typeBac?: string; numeroBac?: string };
+
+/** The h1 until the site's name is known. */
+export const UNNAMED_SITE_TITLE = 'Interventions du site';
 
 export function SiteInterventionsPage() {
   const siteId = Number(useParams().id);
@@ -33,6 +43,15 @@ export function SiteInterventionsPage() {
     defaultSort: { name: 'date', direction: 'desc' },
     enabled: valid,
   });
+  const logged = useSessionStore((s) => s.logged);
+  const records = useSessionStore((s) => s.logged && can(s.roles, 'intervention.add'));
+  // Someone who records on the site knows its name even before any row (a 403: not their site).
+  const infos = useQuery({ ...siteInfosQuery(siteId), enabled: valid && records });
+  const rowName = list.records[0]?.site;
+  // Kept once known: a filter with no result must not take the title away.
+  const [knownName, setKnownName] = useState<string | null>(null);
+  const name = infos.data ? (infos.data.data.nom ?? infos.data.data.code) : (rowName ?? knownName);
+  if (name && name !== knownName) setKnownName(name);
 
   const columns = useMemo<ListColumn<PublicSiteInterventionRow>[]>(
     () => [
@@ -72,6 +91,15 @@ export function SiteInterventionsPage() {
 
   return (
     <Stack gap="md">
+      {logged && (
+        <Anchor component={Link} to={SITE_CHOICE_PATH} size="sm" style={{ alignSelf: 'flex-start', display: 'inline-flex', alignItems: 'center', gap: 4 }}>
+          <IconArrowLeft size={16} aria-hidden />
+          Retour au choix du site
+        </Anchor>
+      )}
+      <PageTitle size="h3" style={{ overflowWrap: 'anywhere' }}>
+        {name ?? UNNAMED_SITE_TITLE}
+      </PageTitle>
       <Alert color="green" variant="light" icon={<IconInfoCircle aria-hidden />}>
         {CONTACT_BANNER}
         {appInfo.data?.contact ?? ''}

@@ -26,7 +26,7 @@ export interface SheetFormValues {
 export type ValueKind = TypeAction['valueKind'];
 
 export const OBSERVATIONS_REQUIRED_ACTION = ACTION_AUTRE;
-/** Only maturation cells receive a transfer (reference-data.md). */
+/** Only maturation cells receive a transfer (docs/domain.md, actions and their values). */
 export const TRANSFER_DESTINATION_TYPE_BAC = TYPE_BAC_MATURATION;
 export const DATE_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
@@ -135,8 +135,8 @@ export function errorKeyToPath(key: string, form: SheetFormValues): string | nul
 
 /**
  * A request to process, as the requests board hands it to the site sheet through the
- * navigation state (no network call: a provider processes requests with no signal). spec.md
- * section 4: the destination cell if any, else the request's cell; the scheduled action; the
+ * navigation state (no network call: a provider processes requests with no signal). As the
+ * contract has it: the destination cell if any, else the request's cell; the scheduled action; the
  * triggering value when the trigger was action 18.
  */
 export interface RequestPrefill {

@@ -1,9 +1,10 @@
 // /admin/signalements: the 'Signalements' panel on its own, for the referents (who have no
 // requests board) and for anyone following a link to it. Other roles are told it is not theirs
 // instead of meeting a refusal of the API.
-import { Stack, Text, Title } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { can } from '../../../shared/permissions';
 import { PageMessage } from '../../components/page-message';
+import { PageTitle } from '../../components/page-title';
 import { useSessionStore } from '../../app/session-store';
 import { ReportsPanel } from './reports-panel';
 
@@ -15,7 +16,7 @@ export function ReportsPage() {
   return (
     <Stack gap="md">
       <div>
-        <Title order={2}>Signalements</Title>
+        <PageTitle>Signalements</PageTitle>
         <Text c="dimmed" size="sm">
           Les problèmes signalés par les usagers depuis la page publique des sites.
         </Text>

@@ -1,22 +1,14 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SignalementRow } from '../../../shared/schemas/sites';
 import { parisDayValue } from '../../../shared/dates';
 import { loggedAs, mockApi, renderApp, reply, type ApiCall } from '../../app/test-utils';
+import { behaveLikeABrowserForTables } from '../../../../tests/helpers/web-screens';
 import { publicSitesRoutes } from './public-sites.routes';
 import { parseFrenchDay } from './reports-panel';
 
-const originalMatchMedia = window.matchMedia;
-beforeAll(() => {
-  Element.prototype.scrollTo ??= function scrollTo() {};
-  // Mantine's autosize textarea listens to document.fonts, which jsdom lacks.
-  if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { configurable: true, value: { addEventListener() {}, removeEventListener() {} } });
-  window.matchMedia = (query: string) => ({ ...originalMatchMedia(query), matches: query.trim() === '' }) as MediaQueryList;
-});
-afterAll(() => {
-  window.matchMedia = originalMatchMedia;
-});
+behaveLikeABrowserForTables();
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();

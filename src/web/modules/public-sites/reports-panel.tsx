@@ -4,7 +4,8 @@
 // with a reason ('Classer'); either way its author, when they left an e-mail, gets one answer.
 // Mounted alone at /admin/signalements and meant for a tab of the requests board.
 import { useEffect, useState } from 'react';
-import { Alert, Badge, Button, Center, Group, Loader, Modal, Pagination, Paper, SegmentedControl, Select, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Badge, Button, Center, Group, Loader, Pagination, Paper, SegmentedControl, Select, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Dialog } from '../../components/dialog';
 import { DateInput } from '@mantine/dates';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatParisDate, formatParisDateTime, parisDayValue } from '../../../shared/dates';
@@ -149,9 +150,9 @@ function ReportCard({ report: r, onTransform, onFile }: { report: SignalementRow
 
 function TransformDialog({ report, onClose }: { report: SignalementRow | null; onClose: () => void }) {
   return (
-    <Modal opened={report !== null} onClose={onClose} title="Transformer en demande" centered>
+    <Dialog opened={report !== null} onClose={onClose} title="Transformer en demande" centered>
       {report && <TransformForm key={report.id} report={report} onDone={onClose} />}
-    </Modal>
+    </Dialog>
   );
 }
 
@@ -272,9 +273,9 @@ function TransformForm({ report, onDone }: { report: SignalementRow; onDone: () 
 
 function FileDialog({ report, onClose }: { report: SignalementRow | null; onClose: () => void }) {
   return (
-    <Modal opened={report !== null} onClose={onClose} title="Classer le signalement" centered>
+    <Dialog opened={report !== null} onClose={onClose} title="Classer le signalement" centered>
       {report && <FileForm key={report.id} report={report} onDone={onClose} />}
-    </Modal>
+    </Dialog>
   );
 }
 

@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { loggedAs, mockApi, renderApp, reply } from '../../app/test-utils';
 import type { DemandeIntervention } from '../../../shared/schemas/requests';
 import { requestsRoutes } from './requests.routes';
-import { isUrgent, overdueDays, requestPrefill, signalsLabel } from './requests-page';
+import { PHONE_QUERY } from './history-dialog';
+import { isUrgent, overdueDays, photosSubject, requestPrefill, signalsLabel } from './requests-page';
 import { useConnectivityStore } from '../../offline/connectivity';
 import { prefillOf, requestSheetValues, toSubmission } from '../interventions/site-sheet-form';
 
@@ -52,6 +53,7 @@ function demande(over: Partial<DemandeIntervention> = {}): DemandeIntervention {
     nbSignalements: 1,
     dernierSignalement: null,
     delaiJours: 14,
+    photos: [],
     ...over,
   };
 }
@@ -84,7 +86,7 @@ describe('prefill and due dates', () => {
   });
 
   it('prefills the value of the latest repair to do when the request was signalled again', () => {
-    const latest = { id: 950, date: new Date().toISOString(), intervenant: 'VERT Paul', idAction: 18, typeAction: 'Réparation à effectuer', valeur: 'Couvercle et charnière', observations: null };
+    const latest = { id: 950, date: new Date().toISOString(), intervenant: 'VERT Paul', idAction: 18, typeAction: 'Réparation à effectuer', valeur: 'Couvercle et charnière', observations: null, photos: [] };
     expect(requestPrefill(demande({ nbSignalements: 2, dernierSignalement: latest })).valeur).toBe('Couvercle et charnière');
     const damaged = { ...latest, idAction: 9, typeAction: 'État du composteur', valeur: 'Endommagé' };
     expect(requestPrefill(demande({ nbSignalements: 2, dernierSignalement: damaged })).valeur).toBe('Couvercle cassé');
@@ -96,7 +98,7 @@ describe('prefill and due dates', () => {
     expect(overdueDays({ dateEcheance: '2026-03-09T22:30:00Z', delaiJours: 7 }, now)).toBe(1);
     expect(overdueDays({ dateEcheance: '2026-02-28T12:00:00Z', delaiJours: 7 }, now)).toBe(10);
     expect(signalsLabel(demande())).toBeNull();
-    const latest = { id: 950, date: '2026-03-08T09:00:00Z', intervenant: 'VERT Paul', idAction: 16, typeAction: "Niveau d'apport", valeur: 'Plein', observations: null };
+    const latest = { id: 950, date: '2026-03-08T09:00:00Z', intervenant: 'VERT Paul', idAction: 16, typeAction: "Niveau d'apport", valeur: 'Plein', observations: null, photos: [] };
     expect(signalsLabel(demande({ nbSignalements: 3, dernierSignalement: latest }))).toBe('Signalée 3 fois, dernière fois le 08/03/2026 : Plein');
   });
 
@@ -253,12 +255,35 @@ describe('requests board', () => {
   });
 
   it('says on the card how many entries called for the request and the latest value', async () => {
-    const latest = { id: 950, date: '2026-03-08T09:00:00Z', intervenant: 'VERT Paul', idAction: 16, typeAction: "Niveau d'apport", valeur: 'Plein', observations: null };
+    const latest = { id: 950, date: '2026-03-08T09:00:00Z', intervenant: 'VERT Paul', idAction: 16, typeAction: "Niveau d'apport", valeur: 'Plein', observations: null, photos: [] };
     mockApi(board([demande({ idAction: 16, actionDeclenchante: "Niveau d'apport", value: '3/4', idActionProgrammee: 3, actionProgrammee: 'Transfert', nbSignalements: 3, dernierSignalement: latest })]));
     renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
     const card = await screen.findByRole('article', { name: 'Demande 11' }, { timeout: 15_000 });
     expect(card).toHaveTextContent("Niveau d'apport : 3/4 (cellule n°1)");
     expect(card).toHaveTextContent('Signalée 3 fois, dernière fois le 08/03/2026 : Plein');
+  });
+
+  it('shows the photos of the entries that called for a request as thumbnails that open full screen', async () => {
+    mockApi(board([demande({ photos: [{ id: 31 }, { id: 32 }] }), demande({ id: 12, idBac: 42, numero: 2 })]));
+    renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
+    const card = await screen.findByRole('article', { name: 'Demande 11' }, { timeout: 15_000 });
+    const strip = within(card).getByRole('list', { name: 'Photos : Réparation à effectuer, cellule n°1, Jardin des Capucins' });
+    expect(within(strip).getAllByRole('img').map((i) => [i.getAttribute('src'), i.getAttribute('alt')])).toEqual([
+      ['/api/admin/photo/31?taille=miniature', 'Photo 1 sur 2 : Réparation à effectuer, cellule n°1, Jardin des Capucins'],
+      ['/api/admin/photo/32?taille=miniature', 'Photo 2 sur 2 : Réparation à effectuer, cellule n°1, Jardin des Capucins'],
+    ]);
+    // A card without photos has no strip.
+    expect(within(screen.getByRole('article', { name: 'Demande 12' })).queryByRole('list')).toBeNull();
+
+    await userEvent.click(within(card).getByRole('button', { name: 'Agrandir la photo 2 sur 2' }));
+    const viewer = await screen.findByRole('dialog', { name: 'Photo 2 sur 2' });
+    expect(within(viewer).getByRole('img')).toHaveAttribute('src', '/api/admin/photo/32?taille=complete');
+    await userEvent.click(within(viewer).getByRole('button', { name: 'Photo suivante' }));
+    expect(await screen.findByRole('dialog', { name: 'Photo 1 sur 2' })).toBeInTheDocument();
+  });
+
+  it('names the photos after the work to do when the triggering entry was deleted', () => {
+    expect(photosSubject(demande({ actionDeclenchante: null, idAction: null }))).toBe('Réparation effectuée, cellule n°1, Jardin des Capucins');
   });
 
   it('stamps the board with the time it was received when the server cannot be reached', async () => {
@@ -292,5 +317,50 @@ describe('requests board', () => {
     mockApi({ ...board([]), 'GET /api/logged': loggedAs(['ROLE_USER']) });
     renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
     expect(await screen.findByText('Accès non authorisé.')).toBeInTheDocument();
+  });
+});
+
+describe('the board on a phone', () => {
+  const browserMatchMedia = window.matchMedia;
+  beforeAll(() => {
+    window.matchMedia = (query: string) => ({ ...browserMatchMedia(query), matches: query.trim() === '' || query === PHONE_QUERY }) as MediaQueryList;
+  });
+  afterAll(() => {
+    window.matchMedia = browserMatchMedia;
+  });
+
+  it("offers the history, as cards, to a provider on a phone", async () => {
+    const row = { ...demande({ idStatut: 4, statut: 'Programmée' }), dateCreation: '2026-03-01T09:00:00Z', dateAnnulation: null, annuleePar: null, interventionDeclenchante: null, interventionRealisee: null };
+    mockApi({
+      ...board([demande()]),
+      'GET /api/admin/demande/intervention/get/all/by/filters': reply(200, { count: 1, demandesInterventions: [row] }),
+      'GET /api/admin/statut/get/all/demandes/interventions': reply(200, [{ id: 4, libelle: 'Programmée' }]),
+    });
+    renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
+    await screen.findByRole('article', { name: 'Demande 11' }, { timeout: 15_000 });
+    await userEvent.click(screen.getByRole('button', { name: "Voir l'historique" }));
+    const dialog = await screen.findByRole('dialog', { name: "Historique des demandes d'interventions" });
+    const card = await within(dialog).findByRole('article', { name: 'Demande 11' });
+    expect(within(card).getByText('Programmée')).toBeInTheDocument();
+    expect(card).toHaveTextContent('Site : Jardin des Capucins');
+    expect(within(dialog).queryByRole('table')).toBeNull();
+  });
+
+  it('keeps the whole labels of the selection buttons and of the status badge, wrapping the buttons instead of shrinking them', async () => {
+    mockApi(board([demande(), demande({ id: 12 })]));
+    renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
+    const first = await screen.findByRole('article', { name: 'Demande 11' }, { timeout: 15_000 });
+    await userEvent.click(within(first).getByRole('checkbox'));
+    await userEvent.click(within(screen.getByRole('article', { name: 'Demande 12' })).getByRole('checkbox'));
+    for (const name of ['Programmer (2)', 'Annuler (2)', 'Traiter (2)']) {
+      const button = within(first).getByRole('button', { name });
+      expect(button).toHaveTextContent(name);
+      // Grows to share the line, never shrinks below its label: a line too narrow wraps it
+      // (measured at 390 px in tests/e2e/desk-interventions.spec.ts).
+      expect(button.style.flex).toBe('1 0 auto');
+      expect(button.parentElement!.style.getPropertyValue('--group-wrap')).toBe('wrap');
+    }
+    const badge = within(first).getByText('En attente').closest('.mantine-Badge-root') as HTMLElement;
+    expect(badge.style.flex).toBe('0 0 auto');
   });
 });

@@ -1,15 +1,18 @@
-// /admin/demande/intervention/list (spec.md "Pending intervention requests", issue 11): cards of
+// /admin/demande/intervention/list (the board of pending intervention requests): cards of
 // the pending requests, 20 a page by site name, a site filter, and Programmer / Annuler /
 // Traiter on a selection of one site's requests. Traiter opens the site sheet with one block
 // per request through the navigation state, so it works with no signal once the board is shown.
-// A card says how many entries called for its request and the latest one's value, and how
-// many days an overdue request is late. Without network, the board kept on the phone shows
-// with the time it was received.
-import { lazy, Suspense, useEffect, useState } from 'react';
+// A card says how many entries called for its request and the latest one's value, shows the
+// photos of those entries, and how many days an overdue request is late. Without network, the
+// board kept on the phone shows with the time it was received.
+// Providers work from phones: at 390 px nothing scrolls sideways, the status badge keeps its
+// width, and the buttons wrap onto another line rather than cut their label ('Programmer (2)').
+import { lazy, Suspense, useEffect, useState, type CSSProperties } from 'react';
 import { Alert, Badge, Button, Card, Center, Checkbox, Group, Loader, Pagination, Select, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { can } from '../../../shared/permissions';
+import { ACTION_REPARATION_A_EFFECTUER, STATUT_PROGRAMMEE } from '../../../shared/domain';
 import { formatParisDate, parisDayValue } from '../../../shared/dates';
 import { overdueLabel, planningWindow, type DemandeIntervention } from '../../../shared/schemas/requests';
 import { useSessionStore } from '../../app/session-store';
@@ -17,6 +20,7 @@ import { DataAge } from '../../components/data-age';
 import { PageMessage } from '../../components/page-message';
 import { useIsOffline } from '../../offline/connectivity';
 import { notifyError } from '../../lib/notify';
+import { InterventionPhotos } from '../interventions/intervention-photos';
 import { siteInfosQuery } from '../interventions/interventions.api';
 import type { RequestPrefill, SheetNavigationState } from '../interventions/site-sheet-form';
 import { CancelDialog } from './cancel-dialog';
@@ -29,10 +33,8 @@ const ReportsPanel = lazy(() => import('../public-sites/reports-panel').then((m)
 
 export const ONE_SITE_MESSAGE = 'Vous ne pouvez sélectionner que des demandes d’un même site';
 const URGENT_MS = 3 * 24 * 3600 * 1000;
-/** spec.md section 9: the due date is red when fewer than 3 days away (overdue too). */
+/** The due date is red when fewer than 3 days away (overdue too), as the contract says. */
 export const isUrgent = (dateEcheance: string, now = Date.now()) => new Date(dateEcheance).getTime() - now < URGENT_MS;
-/** The action the triggering value is copied from (spec.md section 4). */
-const ACTION_REPARATION_A_EFFECTUER = 18;
 
 /**
  * Destination cell if any, else the cell; the scheduled action; the value of a trigger 18
@@ -61,6 +63,12 @@ export function signalsLabel(d: Pick<DemandeIntervention, 'nbSignalements' | 'de
   return `Signalée ${d.nbSignalements} fois, dernière fois le ${formatParisDate(latest.date)}${latest.valeur ? ` : ${latest.valeur}` : ''}`;
 }
 
+/** What a card's photos show, for screen readers: 'Réparation à effectuer, cellule n°1, Jardin des Capucins'. */
+export function photosSubject(d: Pick<DemandeIntervention, 'actionDeclenchante' | 'actionProgrammee' | 'numero' | 'site'>): string {
+  // The trigger's action, or the work to do when the trigger was deleted.
+  return `${d.actionDeclenchante ?? d.actionProgrammee}, cellule n°${d.numero}, ${d.site}`;
+}
+
 export function RequestsPage() {
   const roles = useSessionStore((s) => s.roles);
   if (!can(roles, 'request.manage')) return <PageMessage title="Accès non authorisé.">Cet écran est réservé aux prestataires et aux administrateurs.</PageMessage>;
@@ -68,6 +76,11 @@ export function RequestsPage() {
 }
 
 type Dialog = 'cancel' | 'schedule' | 'history' | null;
+
+/** A badge keeps the width of its label (a flex item with hidden overflow would otherwise shrink and cut it). */
+const NO_SHRINK: CSSProperties = { flex: 'none' };
+/** The card's buttons share a line when their labels fit, and wrap onto the next one when not: never cut. */
+const GROW: CSSProperties = { flex: '1 0 auto' };
 
 function RequestsBoard({ showReports }: { showReports: boolean }) {
   const navigate = useNavigate();
@@ -147,14 +160,19 @@ function RequestsBoard({ showReports }: { showReports: boolean }) {
             return (
               <Card key={d.id} withBorder radius="md" padding="md" component="article" aria-label={`Demande ${d.id}`} data-testid="request-card">
                 <Stack gap={6}>
-                  <Group justify="space-between" wrap="nowrap" align="flex-start">
+                  <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
                     <Checkbox
                       checked={isSelected}
                       onChange={(e) => toggle(d, e.currentTarget.checked)}
-                      label={<Text fw={600}>A faire : {d.actionProgrammee}</Text>}
+                      label={
+                        <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+                          A faire : {d.actionProgrammee}
+                        </Text>
+                      }
                       aria-label={`Sélectionner la demande ${d.actionProgrammee} sur ${d.site}`}
+                      style={{ flex: 1, minWidth: 0 }}
                     />
-                    <Badge color={d.idStatut === 4 ? 'blue' : 'gray'} variant="light">
+                    <Badge color={d.idStatut === STATUT_PROGRAMMEE ? 'blue' : 'gray'} variant="light" style={NO_SHRINK}>
                       {d.statut}
                     </Badge>
                   </Group>
@@ -172,7 +190,9 @@ function RequestsBoard({ showReports }: { showReports: boolean }) {
                       {planner ? ` par ${planner}` : ''}
                     </Text>
                   )}
-                  <Text size="sm">Site : {d.site}</Text>
+                  <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                    Site : {d.site}
+                  </Text>
                   {d.actionDeclenchante && (
                     <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
                       {d.actionDeclenchante}
@@ -184,18 +204,21 @@ function RequestsBoard({ showReports }: { showReports: boolean }) {
                       {signals}
                     </Text>
                   )}
-                  <Text size="sm">Intervenant : {intervenant}</Text>
+                  <InterventionPhotos photos={d.photos} what={photosSubject(d)} />
+                  <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                    Intervenant : {intervenant}
+                  </Text>
                   <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                     {d.adresse}
                   </Text>
-                  <Group gap="xs" grow mt="xs">
-                    <Button size="sm" variant="light" onClick={() => open('schedule', d)}>
+                  <Group gap="xs" mt="xs" wrap="wrap">
+                    <Button size="sm" variant="light" style={GROW} onClick={() => open('schedule', d)}>
                       {label('Programmer', d)}
                     </Button>
-                    <Button size="sm" variant="light" color="red" onClick={() => open('cancel', d)}>
+                    <Button size="sm" variant="light" color="red" style={GROW} onClick={() => open('cancel', d)}>
                       {label('Annuler', d)}
                     </Button>
-                    <Button size="sm" onClick={() => process(d)}>
+                    <Button size="sm" style={GROW} onClick={() => process(d)}>
                       {label('Traiter', d)}
                     </Button>
                   </Group>
@@ -237,7 +260,7 @@ function RequestsBoard({ showReports }: { showReports: boolean }) {
             }}
             w={{ base: '100%', xs: 280 }}
           />
-          <Button variant="default" visibleFrom="sm" onClick={() => setDialog('history')}>
+          <Button variant="default" onClick={() => setDialog('history')}>
             Voir l'historique
           </Button>
         </Group>

@@ -1,4 +1,4 @@
-// Calls of the intervention requests screens (spec.md section 7 "Requests", issue 11): the
+// Calls of the intervention requests screens: the
 // pending board, its site filter, the history, cancelling, scheduling and the request rules.
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api';

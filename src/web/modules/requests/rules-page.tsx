@@ -1,4 +1,4 @@
-// /admin/demande/regles 'Règles des demandes' (issue 11, ROLE_ADMIN): which entries raise which
+// /admin/demande/regles 'Règles des demandes' (ROLE_ADMIN): which entries raise which
 // request and with what delay. A change applies to the entries saved after it; requests
 // already raised keep their due date. One rule per trigger and value; a scheduled action that
 // would lead back to its own trigger through the rules is not offered (the server refuses both).

@@ -5,9 +5,9 @@ import { useState } from 'react';
 import { ActionIcon, Alert, Avatar, Button, Group, Stack, Text } from '@mantine/core';
 import { IconPlus, IconX } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { modals } from '@mantine/modals';
 import { EXTERNAL_ROLES } from '../../../shared/permissions';
 import { agentName, initials, ROLE_MESSAGES, type Agent, type RoleDetail, type RoleRow } from '../../../shared/schemas/roles';
+import { useConfirm } from '../../components/confirm-dialog';
 import { Dialog } from '../../components/dialog';
 import { DialogLoader, ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
 import { useSaveAction } from '../../lib/form';
@@ -37,6 +37,7 @@ function RoleAgentsForm({ role, onDone }: { role: RoleDetail; onDone: () => void
   const myId = useSessionStore((s) => s.id);
   const [agents, setAgents] = useState<Agent[]>(role.agents);
   const [adding, setAdding] = useState(false);
+  const [confirm, confirmDialog] = useConfirm();
   // The server's errors have no field here: the banner lists them alone.
   const save = useSaveAction({ invalid: 'Veuillez renseigner les champs obligatoires', invalidInBanner: false, serverMessage: true });
   // ROLE_USER and ROLE_PRESTATAIRE follow from an external account's type: never an agent's.
@@ -47,18 +48,12 @@ function RoleAgentsForm({ role, onDone }: { role: RoleDetail; onDone: () => void
 
   const confirmThenSubmit = () => {
     if (!removesSelf) return void submit();
-    modals.openConfirmModal({
+    confirm({
       title: 'Retirer votre propre rôle ROLE_ADMIN ?',
-      children: (
-        <Text size="sm">
-          Vous ne serez plus administrateur : l'administration vous sera fermée dès l'enregistrement et seul un autre administrateur pourra vous
-          rendre ce rôle.
-        </Text>
-      ),
-      labels: { confirm: 'Retirer mon rôle', cancel: 'Annuler' },
-      confirmProps: { color: 'red' },
-      closeButtonProps: { 'aria-label': 'Fermer' },
-      zIndex: 400,
+      message:
+        "Vous ne serez plus administrateur : l'administration vous sera fermée dès l'enregistrement et seul un autre administrateur pourra vous rendre ce rôle.",
+      confirmLabel: 'Retirer mon rôle',
+      cancelLabel: 'Annuler',
       onConfirm: () => void submit(),
     });
   };
@@ -111,6 +106,7 @@ function RoleAgentsForm({ role, onDone }: { role: RoleDetail; onDone: () => void
           setAdding(false);
         }}
       />
+      {confirmDialog}
     </Stack>
   );
 }

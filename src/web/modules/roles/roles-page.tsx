@@ -1,5 +1,5 @@
-// /admin/role (spec.md "Roles"): the roles with their filter, what each role allows
-// (spec.md section 6), and the dialog giving a role to agents (the pinned 'Actions' column).
+// /admin/role: the roles with their filter, what each role allows (ROLE_MEANINGS of
+// shared/schemas/roles.ts), and the dialog giving a role to agents (the pinned 'Actions' column).
 import { useState } from 'react';
 import { ActionIcon, Alert, Group, List, Stack, Text, Tooltip } from '@mantine/core';
 import { IconInfoCircle, IconUsers } from '@tabler/icons-react';

@@ -1,4 +1,4 @@
-// Calls of the roles screen (spec.md section 7 "Users and roles").
+// Calls of the roles screen.
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import type { Agent, RoleDetail, RoleUpdate } from '../../../shared/schemas/roles';

@@ -1,19 +1,12 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loggedAs, mockApi, renderApp, reply } from '../../app/test-utils';
+import { behaveLikeABrowserForTables } from '../../../../tests/helpers/web-screens';
 import { DEBOUNCE_MS } from '../../components/use-list-query';
 import { rolesRoutes } from './roles.routes';
 
-// mantine-datatable shows a column when matchMedia('') matches, as in a real browser.
-const originalMatchMedia = window.matchMedia;
-beforeAll(() => {
-  Element.prototype.scrollTo ??= function scrollTo() {};
-  window.matchMedia = (query: string) => ({ ...originalMatchMedia(query), matches: query.trim() === '' }) as MediaQueryList;
-});
-afterAll(() => {
-  window.matchMedia = originalMatchMedia;
-});
+behaveLikeABrowserForTables();
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();

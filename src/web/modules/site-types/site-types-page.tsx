@@ -1,4 +1,4 @@
-// /admin/typeSite (spec.md "Site types"): the 'Types de Site' table with its libelle filter
+// /admin/typeSite: the 'Types de Site' table with its libelle filter
 // and the add dialog.
 import { useState } from 'react';
 import { Button } from '@mantine/core';

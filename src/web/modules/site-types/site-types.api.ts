@@ -1,4 +1,4 @@
-// Calls of the site types screen (spec.md section 7 "Composters and site types").
+// Calls of the site types screen.
 import { api } from '../../lib/api';
 import type { SiteTypeAdd } from '../../../shared/schemas/site-types';
 

@@ -1,18 +1,12 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loggedAs, mockApi, renderApp, reply } from '../../app/test-utils';
+import { behaveLikeABrowserForTables } from '../../../../tests/helpers/web-screens';
 import { formatSiteTypeCode } from '../../../shared/schemas/site-types';
 import { siteTypesRoutes } from './site-types.routes';
 
-const originalMatchMedia = window.matchMedia;
-beforeAll(() => {
-  Element.prototype.scrollTo ??= function scrollTo() {};
-  window.matchMedia = (query: string) => ({ ...originalMatchMedia(query), matches: query.trim() === '' }) as MediaQueryList;
-});
-afterAll(() => {
-  window.matchMedia = originalMatchMedia;
-});
+behaveLikeABrowserForTables();
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -33,7 +27,8 @@ describe('site types screen', () => {
       'POST /api/admin/typeSite/add': reply(400, { status: 'error', errors: [{ key: 'code', error: 'Ce code est déjà utilisé par un autre type de site' }], message: 'Veuillez renseigner les champs obligatoires' }),
     });
     renderApp('/admin/typeSite', { loggedRoutes: siteTypesRoutes });
-    expect(await screen.findByRole('heading', { name: 'Types de Site' })).toBeInTheDocument();
+    // The shell loads first: on a busy machine that takes more than the default second.
+    expect(await screen.findByRole('heading', { name: 'Types de Site' }, { timeout: 5000 })).toBeInTheDocument();
     expect(await screen.findByText('Quartier')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Ajouter un type de site' }));
     const dialog = await screen.findByRole('dialog', { name: 'Ajouter un type de site' });

@@ -1,6 +1,7 @@
 // 'Détails demande': the requester of a site. Who asked and when is shown as recorded; the
 // function, phones, e-mail and planned period and year can be corrected.
-import { Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Dialog } from '../../components/dialog';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatTel } from '../../../shared/schemas/account';
 import { anneeRange, demandeurUpdateSchema, displayTel, FONCTIONS, PERIODES, type Demandeur } from '../../../shared/schemas/sites';
@@ -13,7 +14,7 @@ import { demandeurQuery, sitesKeys, updateDemandeur } from './sites.api';
 export function DemandeurDialog({ demandeurId, onClose }: { demandeurId: number | null; onClose: () => void }) {
   const demandeur = useQuery({ ...demandeurQuery(demandeurId ?? 0), enabled: demandeurId !== null });
   return (
-    <Modal opened={demandeurId !== null} onClose={onClose} title="Détails demande" size="lg">
+    <Dialog opened={demandeurId !== null} onClose={onClose} title="Détails demande" size="lg">
       {demandeurId !== null &&
         (demandeur.isPending ? (
           <DialogLoader />
@@ -22,7 +23,7 @@ export function DemandeurDialog({ demandeurId, onClose }: { demandeurId: number 
         ) : (
           <DemandeurForm key={demandeur.data.id} demandeur={demandeur.data} onDone={onClose} />
         ))}
-    </Modal>
+    </Dialog>
   );
 }
 

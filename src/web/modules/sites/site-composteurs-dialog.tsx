@@ -2,7 +2,8 @@
 // a 'Désactiver' switch per cell, a nested dialog to edit one cell, and new cells to add.
 // Cells are never deleted: interventions point to them.
 import { useState } from 'react';
-import { ActionIcon, Button, Divider, Group, Modal, NumberInput, Paper, Select, Stack, Switch, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Divider, Group, NumberInput, Paper, Select, Stack, Switch, Text, Title, Tooltip } from '@mantine/core';
+import { Dialog } from '../../components/dialog';
 import { IconPencil } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { NUMERO_MAX, NUMERO_MIN, siteComposteursAddSchema, siteComposteurUpdateSchema, type SiteComposteur } from '../../../shared/schemas/sites';
@@ -13,9 +14,9 @@ import { readFailure } from '../../lib/api';
 import { CellRows, cellLabel, newCellRow, nextFreeNumero, type CellRowValues } from './site-form-dialog';
 import { addCells, siteCellsQuery, sitesKeys, typeBacsQuery, typeComposteursQuery, updateCell } from './sites.api';
 
-/** Message of spec.md section 8 when a cell update fails. */
+/** The contract's message when a cell update fails. */
 export const CELL_UPDATE_FAILED = 'Veuillez vérifier votre saisie';
-/** Message of spec.md section 8 when adding cells fails (sic, without the space). */
+/** The contract's message when adding cells fails (sic, without the space). */
 export const CELLS_ADD_FAILED = 'Veuillezvérifier votre saisie';
 
 export function cellText(c: SiteComposteur) {
@@ -28,7 +29,7 @@ export function SiteComposteursDialog({ site, onClose }: { site: { id: number; c
   const [editing, setEditing] = useState<SiteComposteur | null>(null);
   return (
     <>
-      <Modal opened={site !== null} onClose={onClose} title={site ? `Composteurs du site ${site.nom ? `${site.nom} - ` : ''}${site.code}` : ''} size="xl">
+      <Dialog opened={site !== null} onClose={onClose} title={site ? `Composteurs du site ${site.nom ? `${site.nom} - ` : ''}${site.code}` : ''} size="xl">
         {site !== null &&
           (cells.isPending ? (
             <DialogLoader />
@@ -41,7 +42,7 @@ export function SiteComposteursDialog({ site, onClose }: { site: { id: number; c
               <AddCellsForm key={site.id} siteId={site.id} cells={cells.data} />
             </Stack>
           ))}
-      </Modal>
+      </Dialog>
       <EditCellDialog cell={editing} onClose={() => setEditing(null)} />
     </>
   );
@@ -144,9 +145,9 @@ function AddCellsForm({ siteId, cells }: { siteId: number; cells: SiteComposteur
 
 function EditCellDialog({ cell, onClose }: { cell: SiteComposteur | null; onClose: () => void }) {
   return (
-    <Modal opened={cell !== null} onClose={onClose} title={cell ? `Modifier la cellule n°${cell.numero}` : ''} size="md">
+    <Dialog opened={cell !== null} onClose={onClose} title={cell ? `Modifier la cellule n°${cell.numero}` : ''} size="md">
       {cell && <EditCellForm key={cell.id} cell={cell} onDone={onClose} />}
-    </Modal>
+    </Dialog>
   );
 }
 

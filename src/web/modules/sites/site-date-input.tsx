@@ -1,4 +1,4 @@
-// A calendar date typed or picked as dd/MM/yyyy (spec.md section 9); its value is the
+// A calendar date typed or picked as dd/MM/yyyy (the French date format); its value is the
 // 'YYYY-MM-DD' string the sites API accepts.
 import { DateInput, type DateInputProps } from '@mantine/dates';
 
@@ -13,5 +13,7 @@ export function parseFrenchDate(input: string): string | null {
 }
 
 export function SiteDateInput(props: DateInputProps) {
-  return <DateInput valueFormat="DD/MM/YYYY" dateParser={parseFrenchDate} placeholder="jj/mm/aaaa" clearable {...props} />;
+  // Mantine's clear button is an unnamed icon: name it after the field.
+  const name = typeof props.label === 'string' ? `Effacer ${props.label}` : 'Effacer la date';
+  return <DateInput valueFormat="DD/MM/YYYY" dateParser={parseFrenchDate} placeholder="jj/mm/aaaa" clearable clearButtonProps={{ 'aria-label': name }} {...props} />;
 }

@@ -1,10 +1,11 @@
-// Add and edit dialogs of a site (spec.md "Sites"). The add dialog starts on status 1 (cells
+// Add and edit dialogs of a site. The add dialog starts on status 1 (cells
 // and the convention, implantation and inauguration dates); status 2 swaps them for the
 // requester, the request date, the planned period and year and the observations. The edit
 // dialog has the status dropdown; a changed convention date is added to the history. Both
 // have the site's public page texts (opening hours, what to bring), its coordinates (taken from
 // the imported addresses when left empty) and its open-data switch.
-import { ActionIcon, Anchor, Autocomplete, Button, Fieldset, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { ActionIcon, Anchor, Autocomplete, Button, Fieldset, Group, NumberInput, Select, SimpleGrid, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { Dialog } from '../../components/dialog';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import type { GetInputPropsReturnType } from '@mantine/form';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -248,9 +249,9 @@ function PublicFields({ inputProps, source, code }: { inputProps: (path: string,
 
 export function AddSiteDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   return (
-    <Modal opened={opened} onClose={onClose} title="Ajouter un site" size="xl">
+    <Dialog opened={opened} onClose={onClose} title="Ajouter un site" size="xl">
       {opened && <AddSiteForm onDone={onClose} />}
-    </Modal>
+    </Dialog>
   );
 }
 
@@ -426,7 +427,7 @@ function DemandeurSection({
 export function EditSiteDialog({ siteId, onClose }: { siteId: number | null; onClose: () => void }) {
   const site = useQuery({ ...siteQuery(siteId ?? 0), enabled: siteId !== null });
   return (
-    <Modal opened={siteId !== null} onClose={onClose} title="Modifier Site" size="xl">
+    <Dialog opened={siteId !== null} onClose={onClose} title="Modifier Site" size="xl">
       {siteId !== null &&
         (site.isPending ? (
           <DialogLoader />
@@ -435,7 +436,7 @@ export function EditSiteDialog({ siteId, onClose }: { siteId: number | null; onC
         ) : (
           <EditSiteForm key={site.data.id} site={site.data} onDone={onClose} />
         ))}
-    </Modal>
+    </Dialog>
   );
 }
 

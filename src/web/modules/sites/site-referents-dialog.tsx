@@ -1,7 +1,8 @@
 // Referents of a status 1 site: a multi-select of the active external users; saving
 // replaces the whole list (PUT /api/admin/site/update/user/{id}).
 import { useState } from 'react';
-import { Modal, MultiSelect, Stack, Text } from '@mantine/core';
+import { MultiSelect, Stack, Text } from '@mantine/core';
+import { Dialog } from '../../components/dialog';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SiteDetail } from '../../../shared/schemas/sites';
 import { DialogLoader, ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
@@ -14,7 +15,7 @@ export function SiteReferentsDialog({ siteId, onClose }: { siteId: number | null
   const users = useQuery({ ...activeUsersQuery(), enabled: siteId !== null });
   const loading = site.isPending || users.isPending;
   return (
-    <Modal opened={siteId !== null} onClose={onClose} title="Référent(s) du site" size="lg">
+    <Dialog opened={siteId !== null} onClose={onClose} title="Référent(s) du site" size="lg">
       {siteId !== null &&
         (loading ? (
           <DialogLoader />
@@ -23,7 +24,7 @@ export function SiteReferentsDialog({ siteId, onClose }: { siteId: number | null
         ) : (
           <ReferentsForm key={site.data.id} site={site.data} users={users.data} onDone={onClose} />
         ))}
-    </Modal>
+    </Dialog>
   );
 }
 

@@ -1,7 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { loggedAs, mockApi, renderApp, reply } from '../../app/test-utils';
+import { behaveLikeABrowserForTables } from '../../../../tests/helpers/web-screens';
 import type { SiteRow } from '../../../shared/schemas/sites';
 import { downloader } from '../../lib/download';
 import { sitesRoutes } from './sites.routes';
@@ -53,18 +54,7 @@ function mockSites(extra: Parameters<typeof mockApi>[0] = {}) {
   });
 }
 
-// mantine-datatable shows a column when matchMedia('') matches, as in a real browser; the
-// shared jsdom stub matches nothing. The table also scrolls to the top, which jsdom lacks.
-const originalMatchMedia = window.matchMedia;
-beforeAll(() => {
-  Element.prototype.scrollTo ??= function scrollTo() {};
-  // Mantine's autosize textarea listens to document.fonts, which jsdom lacks.
-  if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { configurable: true, value: { addEventListener() {}, removeEventListener() {} } });
-  window.matchMedia = (query: string) => ({ ...originalMatchMedia(query), matches: query.trim() === '' }) as MediaQueryList;
-});
-afterAll(() => {
-  window.matchMedia = originalMatchMedia;
-});
+behaveLikeABrowserForTables();
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -97,6 +87,30 @@ describe('sites screen', () => {
     const listCall = api.callsTo('GET', '/api/admin/site/get/list/by/filters')[0];
     expect(decodeURIComponent(listCall.path)).toContain('rowsPerPage=10&sort[name]=nom&sort[direction]=asc');
     expect(within(table).getByText('05/03/2024')).toBeInTheDocument();
+  }, 40_000);
+
+  it("starts from the link's filters and sort, shows them as chips and writes a change back to the URL", async () => {
+    const api = mockSites();
+    const { router } = renderApp('/admin/site?nom=vallon&ville=Brest&statut=1&tri=ville&sens=desc', { loggedRoutes: sitesRoutes });
+    const table = await screen.findByRole('table', { name: 'Sites' }, { timeout: 5000 });
+    await within(table).findByText('Jardin du Vallon', {}, { timeout: 5000 });
+    const query = new URLSearchParams(api.callsTo('GET', '/api/admin/site/get/list/by/filters')[0].path.split('?')[1]);
+    expect(query.get('filter[nom]')).toBe('vallon');
+    expect(query.getAll('filter[ville]')).toEqual(['Brest']);
+    expect(query.getAll('filter[statut]')).toEqual(['1']);
+    expect(query.get('sort[name]')).toBe('ville');
+    expect(query.get('sort[direction]')).toBe('desc');
+    const chips = screen.getByRole('group', { name: 'Filtres actifs' });
+    expect(within(chips).getByRole('button', { name: /^Retirer le filtre Nom \/ Code\s:\svallon$/ })).toBeInTheDocument();
+    // A status chip reads as its label once the statuses are known.
+    expect(await within(chips).findByRole('button', { name: /^Retirer le filtre Statut\s:\sActif$/ })).toBeInTheDocument();
+    expect(within(table).getByRole('columnheader', { name: 'Ville' })).toHaveAttribute('aria-sort', 'descending');
+
+    await userEvent.click(within(chips).getByRole('button', { name: /^Retirer le filtre Ville/ }));
+    await waitFor(() => expect(router.state.location.search).toBe('?nom=vallon&statut=1&tri=ville&sens=desc'));
+    // The name and the code share one line of one cell.
+    const row = within(table).getByText('Jardin du Vallon').closest('tr')!;
+    expect(within(row).getByText('QUA001').closest('td')).toBe(within(row).getByText('Jardin du Vallon').closest('td'));
   }, 40_000);
 
   it('offers referents and cells only on an installed site, and the requester only where there is one', async () => {

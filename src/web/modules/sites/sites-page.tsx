@@ -1,12 +1,16 @@
-// /admin/site (spec.md "Sites"): the 'Sites' table with its filters and CSV export, the row
+// /admin/site: the 'Sites' table with its filters and CSV export, the row
 // menu, and the dialogs (add, edit, referents, cells, requester, interventions).
+// One line a row: long texts are cut with their whole value in a tooltip, and the row menu
+// (the spec's first column) is pinned to the left, so it stays in view when the table scrolls
+// sideways. Search, filters, sort and page size live in the URL.
 import { useState } from 'react';
-import { ActionIcon, Badge, Button, Group, Menu, Stack, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Badge, Box, Button, Group, Menu, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconDotsVertical, IconDownload, IconEye, IconFileDescription, IconPencil, IconPlus, IconRecycle, IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { SITE_STATUT, type SiteRow } from '../../../shared/schemas/sites';
-import { DataTable, type ListColumn } from '../../components/data-table';
+import { DataTable, EllipsisText, type ListColumn } from '../../components/data-table';
 import { useListQuery } from '../../components/use-list-query';
+import { formatCount, formatLitres } from '../../lib/format';
 import { DemandeurDialog } from './demandeur-dialog';
 import { SiteComposteursDialog } from './site-composteurs-dialog';
 import { formatParisDate } from '../../../shared/dates';
@@ -28,6 +32,7 @@ export function SitesPage() {
     listKey: 'sites',
     defaultSort: { name: 'nom', direction: 'asc' },
     defaultRowsPerPage: 10,
+    urlState: true,
   });
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<number | null>(null);
@@ -44,6 +49,7 @@ export function SitesPage() {
       accessor: 'actions',
       title: <VisuallyHidden>Actions</VisuallyHidden>,
       width: 56,
+      pinned: 'left',
       render: (s) => (
         <Menu position="bottom-start" withinPortal>
           <Menu.Target>
@@ -69,30 +75,41 @@ export function SitesPage() {
       accessor: 'nom',
       title: 'Nom / Code',
       sortable: true,
+      width: 260,
+      ellipsis: true,
       filterBy: { type: 'text', name: 'nom' },
       render: (s) => (
-        <Stack gap={0}>
-          {s.nom && <Text size="sm">{s.nom}</Text>}
-          <Text size="xs" c="dimmed" ff="monospace">
+        <>
+          {s.nom && (
+            <>
+              <Text span inherit>
+                {s.nom}
+              </Text>{' '}
+            </>
+          )}
+          <Text span size="xs" c="dimmed" ff="monospace">
             {s.code}
           </Text>
-        </Stack>
+        </>
       ),
     },
-    { accessor: 'ville', title: 'Ville', sortable: true, filterBy: { type: 'multiselect', name: 'ville', options: villeOptions } },
+    { accessor: 'ville', title: 'Ville', sortable: true, width: 130, ellipsis: true, filterBy: { type: 'multiselect', name: 'ville', options: villeOptions } },
     {
       accessor: 'adresse',
       title: 'Adresse',
       sortable: true,
+      width: 200,
+      ellipsis: true,
       filterBy: { type: 'text', name: 'adresse' },
       render: (s) => (s.numero ? `${s.numero} ${s.adresse}` : s.adresse),
     },
-    { accessor: 'complement', title: 'Précisions', sortable: true },
-    { accessor: 'typeSite', title: 'Type', sortable: true, filterBy: { type: 'text', name: 'type' } },
+    { accessor: 'complement', title: 'Précisions', sortable: true, width: 160, ellipsis: true },
+    { accessor: 'typeSite', title: 'Type', sortable: true, width: 150, ellipsis: true, filterBy: { type: 'text', name: 'type' } },
     {
       accessor: 'referent',
       title: 'Référent(s)',
       sortable: true,
+      width: 200,
       render: (s) => (
         <Group gap={4} wrap="nowrap">
           {s.idStatut === SITE_STATUT.actif && (
@@ -102,15 +119,18 @@ export function SitesPage() {
               </ActionIcon>
             </Tooltip>
           )}
-          <Text size="sm">{s.referent ?? ''}</Text>
+          <Box miw={0} style={{ flex: 1 }}>
+            <EllipsisText>{s.referent ?? ''}</EllipsisText>
+          </Box>
         </Group>
       ),
     },
-    { accessor: 'volume', title: 'Volume total', sortable: true, textAlign: 'right', render: (s) => `${s.volume} L` },
+    { accessor: 'volume', title: 'Volume total', sortable: true, noWrap: true, textAlign: 'right', render: (s) => formatLitres(s.volume) },
     {
       accessor: 'nbComposteurs',
       title: 'nb Composteurs',
       sortable: true,
+      noWrap: true,
       render: (s) => (
         <Group gap={4} wrap="nowrap">
           {s.idStatut === SITE_STATUT.actif && (
@@ -120,16 +140,17 @@ export function SitesPage() {
               </ActionIcon>
             </Tooltip>
           )}
-          <Text size="sm">{s.nbComposteurs}</Text>
+          <Text size="sm">{formatCount(s.nbComposteurs)}</Text>
         </Group>
       ),
     },
-    { accessor: 'cadena', title: 'Cadena', sortable: true },
-    { accessor: 'observations', title: 'Observations', sortable: true, render: (s) => <Text size="sm" lineClamp={3}>{s.observations ?? ''}</Text> },
+    { accessor: 'cadena', title: 'Cadena', sortable: true, width: 110, ellipsis: true },
+    { accessor: 'observations', title: 'Observations', sortable: true, width: 220, ellipsis: true },
     {
       accessor: 'statut',
       title: 'Statut',
       sortable: true,
+      noWrap: true,
       filterBy: { type: 'multiselect', name: 'statut', options: statutOptions },
       render: (s) => (
         <Badge color={s.idStatut === SITE_STATUT.actif ? 'green' : 'orange'} variant="light">
@@ -137,9 +158,9 @@ export function SitesPage() {
         </Badge>
       ),
     },
-    { accessor: 'dateConvention', title: 'Date Convention', sortable: true, render: (s) => formatParisDate(s.dateConvention) },
-    { accessor: 'dateImplantation', title: 'Date Implantation', sortable: true, render: (s) => formatParisDate(s.dateImplantation) },
-    { accessor: 'dateInauguration', title: 'Date inauguration', sortable: true, render: (s) => formatParisDate(s.dateInauguration) },
+    { accessor: 'dateConvention', title: 'Date Convention', sortable: true, noWrap: true, render: (s) => formatParisDate(s.dateConvention) },
+    { accessor: 'dateImplantation', title: 'Date Implantation', sortable: true, noWrap: true, render: (s) => formatParisDate(s.dateImplantation) },
+    { accessor: 'dateInauguration', title: 'Date inauguration', sortable: true, noWrap: true, render: (s) => formatParisDate(s.dateInauguration) },
   ];
 
   return (

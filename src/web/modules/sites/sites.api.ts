@@ -1,4 +1,4 @@
-// Calls of the sites screen (spec.md section 7 "Sites" and the reference lists it needs):
+// Calls of the sites screen (and the reference lists it needs):
 // query keys, queries and the save calls. The only fetch code of this module.
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api';

@@ -1,10 +1,10 @@
-// /admin/stats (spec.md section 2 "Statistics"): monthly charts of the whole network or of
+// /admin/stats ('Statistiques'): monthly charts of the whole network or of
 // one site for a year, optionally restricted to what one provider recorded, with the yearly
 // CSV exports per site. The filters live in the URL (?annee=2026&site=12&prestataire=5) so
 // a view can be shared and the back button returns to the previous one.
 import '@mantine/charts/styles.css';
 import { useMemo, type ReactNode } from 'react';
-import { Alert, Paper, Select, SimpleGrid, Stack, Title, type ComboboxItem, type ComboboxItemGroup } from '@mantine/core';
+import { Alert, Paper, Select, SimpleGrid, Stack, type ComboboxItem, type ComboboxItemGroup } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { can } from '../../../shared/permissions';
@@ -13,6 +13,7 @@ import type { ActiveSite } from '../../../shared/schemas/site-choice';
 import { activeSitesQuery } from '../../app/bootstrap.api';
 import { useSessionStore } from '../../app/session-store';
 import { PageMessage } from '../../components/page-message';
+import { PageTitle } from '../../components/page-title';
 import { siteLabel } from '../interventions/interventions-paths';
 import { downloadExport, prestatairesQuery, seriesQuery, temperaturesQuery, yearsQuery, type SeriesName, type StatsFilters } from './statistics.api';
 import { ChartSkeleton, ExportButton, MonthlyChart, TemperatureChart } from './stats-charts';
@@ -25,7 +26,7 @@ interface ChartDef {
   export?: { kind: ExportKind; what: string };
 }
 
-/** spec.md order; no export on turning and repairs. */
+/** In the contract's order; no export on turning and repairs. */
 export const CHARTS: readonly ChartDef[] = [
   { series: 'all', title: 'Interventions', litres: false, export: { kind: 'all', what: 'les interventions' } },
   { series: 'apportBroyat', title: 'Apports de broyat', litres: true, export: { kind: 'apportBroyat', what: 'les apports de broyat' } },
@@ -96,7 +97,7 @@ function Dashboard() {
 
   return (
     <Stack gap="md">
-      <Title order={2}>Statistiques</Title>
+      <PageTitle>Statistiques</PageTitle>
       <Paper withBorder p="md" radius="md" component="form" aria-label="Filtres" onSubmit={(e) => e.preventDefault()}>
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <Select

@@ -1,4 +1,4 @@
-// Calls of the statistics dashboard (spec.md section 7 "Statistics"): query keys, queries
+// Calls of the statistics dashboard: query keys, queries
 // and the yearly CSV downloads. The only fetch code of this module.
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api';

@@ -41,7 +41,7 @@ function mockStats(extra: Parameters<typeof mockApi>[0] = {}) {
 }
 
 /** A chart card once its figures have arrived (the skeleton card has the same name, busy). */
-async function loadedCard(name: string) {
+async function loadedCard(name: string | RegExp) {
   return waitFor(
     () => {
       const card = screen.getByRole('region', { name });
@@ -117,7 +117,7 @@ describe('statistics dashboard', () => {
     const temps = await screen.findByRole('region', { name: `Températures (°C) · QUA012 - ${place} (Jardin des Capucins)` }, { timeout: 10_000 });
     expect(temps).toBeInTheDocument();
     await waitFor(() =>
-      expect(within(screen.getByRole('region', { name: /^Températures/ })).getByRole('img')).toHaveAccessibleName(/2 relevé\(s\) sur 2 cellule\(s\), de 38 à 42,5 °C/),
+      expect(within(screen.getByRole('region', { name: /^Températures/ })).getByRole('img')).toHaveAccessibleName(/2 relevé\(s\) sur 2 cellule\(s\), de 38 à 42,5\s°C/),
     );
     await waitFor(() => expect(api.callsTo('GET', '/api/admin/arrosage/get/by/mois').map(query)).toContainEqual({ annee: '2025', site: '12', prestataire: '5' }));
     expect(api.callsTo('GET', '/api/admin/temperature/get/by/mois').map(query)).toContainEqual({ annee: '2025', site: '12', prestataire: '5' });
@@ -151,6 +151,29 @@ describe('statistics dashboard', () => {
     expect(rows[0]).toEqual(['Mois', 'Nombre', 'Litres']);
     expect(rows.slice(1).map((r) => r[0])).toEqual(MOIS.map((m) => m[0].toUpperCase() + m.slice(1)));
     expect(rows[3]).toEqual(['Mars', '4', '250']);
+  }, 30_000);
+
+  it("names the screen with one h1 and says 'Aucune donnée pour cette période' on each chart of a year without figures", async () => {
+    mockStats();
+    renderApp('/admin/stats?annee=2024', { loggedRoutes: statisticsRoutes });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Statistiques' })).toBeInTheDocument();
+    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
+    await waitFor(() => expect(document.title).toMatch(/^Statistiques/));
+    const card = await loadedCard('Arrosages · Tout le réseau');
+    expect(within(card).getByText('Aucune donnée pour cette période')).toBeInTheDocument();
+    // Nothing to show as a table either.
+    expect(within(card).queryByRole('switch', { name: 'Afficher le tableau' })).not.toBeInTheDocument();
+    expect(within(card).getByLabelText("Total de l'année : 0 · 0 L")).toBeInTheDocument();
+  }, 30_000);
+
+  it('writes the temperatures with a decimal comma', async () => {
+    mockStats();
+    renderApp('/admin/stats?annee=2025&site=12', { loggedRoutes: statisticsRoutes });
+    const card = await loadedCard(/^Températures/);
+    await userEvent.click(within(card).getByRole('switch', { name: 'Afficher le tableau' }));
+    const cells = within(within(card).getByRole('table')).getAllByRole('cell').map((c) => c.textContent);
+    expect(cells).toContain('42,5');
+    expect(cells).not.toContain('42.5');
   }, 30_000);
 
   it('refuses the screen to a user without an admin role', async () => {

@@ -1,23 +1,30 @@
 // Chart cards of the statistics dashboard: a monthly bar chart (count, and litres on a
 // second axis when the series has them) and the temperature lines of one site. Each card
 // shows the year's total beside its title and can switch to a table: the text
-// alternative of the chart for screen readers and for copying figures.
+// alternative of the chart for screen readers and for copying figures. Counts have whole
+// ticks, the legend follows the series, months are abbreviated on a phone, and a chart
+// without figures says 'Aucune donnée pour cette période' (components/chart-parts.tsx).
 import { useState, type ReactNode } from 'react';
-import { ActionIcon, Badge, Card, Group, Skeleton, Switch, Table, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Card, Group, Skeleton, Switch, Table, Title, Tooltip } from '@mantine/core';
 import { BarChart, LineChart } from '@mantine/charts';
 import { IconDownload } from '@tabler/icons-react';
-import type { StatsMoisRow, TemperatureRow } from '../../../shared/schemas/statistics';
+import { MOIS_NOMS, type StatsMoisRow, type TemperatureRow } from '../../../shared/schemas/statistics';
 import { formatParisDate, formatParisDateTime } from '../../../shared/dates';
+import { COUNT_AXIS, NoChartData, NO_CHART_DATA, hasFigures, seriesOrder, useNarrowChart } from '../../components/chart-parts';
+import { formatCount, formatLitres, formatNumber, formatTemperature, monthLabels } from '../../lib/format';
 
-const number = new Intl.NumberFormat('fr-FR');
-const decimal = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 });
-const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const CHART_HEIGHT = 260;
 
 export function formatTotals(rows: readonly StatsMoisRow[], litres: boolean): string {
   const nb = rows.reduce((a, r) => a + r.nb, 0);
   const l = rows.reduce((a, r) => a + r.quantite, 0);
-  return litres ? `${number.format(nb)} · ${number.format(l)} L` : number.format(nb);
+  return litres ? `${formatCount(nb)} · ${formatLitres(l)}` : formatCount(nb);
+}
+
+/** A month of the series by its name ('janvier'), as `labels` call it. */
+function monthOf(row: StatsMoisRow, labels: readonly string[]): string {
+  const i = (MOIS_NOMS as readonly string[]).indexOf(row.mois_nom);
+  return i === -1 ? row.mois_nom : labels[i];
 }
 
 interface CardProps {
@@ -76,38 +83,51 @@ interface MonthlyProps {
 
 export function MonthlyChart({ title, rows, litres, action }: MonthlyProps) {
   const [asTable, setAsTable] = useState(false);
-  const data = rows.map((r) => ({ mois: capitalize(r.mois_nom), Nombre: r.nb, ...(litres ? { Litres: r.quantite } : {}) }));
+  const narrow = useNarrowChart();
+  const months = monthLabels(narrow);
+  const fullMonths = monthLabels(false);
+  const data = rows.map((r) => ({ mois: monthOf(r, months), Nombre: r.nb, ...(litres ? { Litres: r.quantite } : {}) }));
+  const series = [{ name: 'Nombre', color: 'teal.6' }, ...(litres ? [{ name: 'Litres', color: 'orange.5', yAxisId: 'right' }] : [])];
   const total = formatTotals(rows, litres);
   const busiest = rows.reduce((best, r) => (r.nb > best.nb ? r : best), rows[0]);
-  const summary =
-    `${title} : ${total}${litres ? '' : ' intervention(s)'} sur l'année` + (busiest && busiest.nb > 0 ? `, mois le plus actif : ${busiest.mois_nom} (${busiest.nb}).` : '.');
+  const empty = !hasFigures(data, ['Nombre', 'Litres']);
+  const summary = empty
+    ? `${title} : ${NO_CHART_DATA}.`
+    : `${title} : ${total}${litres ? '' : ' intervention(s)'} sur l'année` + (busiest && busiest.nb > 0 ? `, mois le plus actif : ${busiest.mois_nom} (${formatCount(busiest.nb)}).` : '.');
   return (
     <ChartCard title={title} total={total} action={action}>
-      <TableToggle checked={asTable} onChange={setAsTable} />
-      {asTable ? (
-        <AlternativeTable
-          title={title}
-          headers={litres ? ['Mois', 'Nombre', 'Litres'] : ['Mois', 'Nombre']}
-          rows={rows.map((r) => [capitalize(r.mois_nom), number.format(r.nb), ...(litres ? [number.format(r.quantite)] : [])])}
-        />
-      ) : (
+      {empty ? (
         <div role="img" aria-label={summary}>
-          <BarChart
-            h={CHART_HEIGHT}
-            data={data}
-            dataKey="mois"
-            series={[
-              { name: 'Nombre', color: 'teal.6' },
-              ...(litres ? [{ name: 'Litres', color: 'orange.5', yAxisId: 'right' }] : []),
-            ]}
-            withLegend={litres}
-            withRightYAxis={litres}
-            yAxisLabel="Nombre"
-            rightYAxisLabel={litres ? 'Litres' : undefined}
-            valueFormatter={(v) => number.format(v)}
-            xAxisProps={{ interval: 0, angle: -45, textAnchor: 'end', height: 80 }}
-          />
+          <NoChartData h={CHART_HEIGHT} />
         </div>
+      ) : (
+        <>
+          <TableToggle checked={asTable} onChange={setAsTable} />
+          {asTable ? (
+            <AlternativeTable
+              title={title}
+              headers={litres ? ['Mois', 'Nombre', 'Litres'] : ['Mois', 'Nombre']}
+              rows={rows.map((r) => [monthOf(r, fullMonths), formatCount(r.nb), ...(litres ? [formatNumber(r.quantite)] : [])])}
+            />
+          ) : (
+            <div role="img" aria-label={summary}>
+              <BarChart
+                h={CHART_HEIGHT}
+                data={data}
+                dataKey="mois"
+                series={series}
+                withLegend={litres}
+                withRightYAxis={litres}
+                yAxisLabel="Nombre"
+                rightYAxisLabel={litres ? 'Litres' : undefined}
+                yAxisProps={COUNT_AXIS}
+                valueFormatter={(v) => formatNumber(v)}
+                xAxisProps={{ interval: 0, angle: -45, textAnchor: 'end', height: narrow ? 50 : 80 }}
+                {...seriesOrder(series)}
+              />
+            </div>
+          )}
+        </>
       )}
     </ChartCard>
   );
@@ -153,14 +173,17 @@ export function TemperatureChart({ title, rows }: { title: string; rows: readonl
   // One point per reading, one line per cell: a reading fills only its cell's column.
   const data = rows.map((r) => ({ date: formatParisDate(r.date), [`Cellule ${r.numeroBac}`]: r.temp }));
   const temps = rows.map((r) => r.temp);
+  const series = cells.map((n, i) => ({ name: `Cellule ${n}`, color: CELL_COLORS[i % CELL_COLORS.length] }));
   const summary =
     rows.length === 0
-      ? `${title} : aucun relevé.`
-      : `${title} : ${rows.length} relevé(s) sur ${cells.length} cellule(s), de ${decimal.format(Math.min(...temps))} à ${decimal.format(Math.max(...temps))} °C.`;
+      ? `${title} : ${NO_CHART_DATA}.`
+      : `${title} : ${rows.length} relevé(s) sur ${cells.length} cellule(s), de ${formatNumber(Math.min(...temps))} à ${formatTemperature(Math.max(...temps))}.`;
   return (
-    <ChartCard title={title} total={`${rows.length} relevé(s)`}>
+    <ChartCard title={title} total={`${formatCount(rows.length)} relevé(s)`}>
       {rows.length === 0 ? (
-        <Text c="dimmed">Aucun relevé de température pour cette année.</Text>
+        <div role="img" aria-label={summary}>
+          <NoChartData h={CHART_HEIGHT} />
+        </div>
       ) : (
         <>
           <TableToggle checked={asTable} onChange={setAsTable} />
@@ -168,7 +191,7 @@ export function TemperatureChart({ title, rows }: { title: string; rows: readonl
             <AlternativeTable
               title={title}
               headers={['Date', 'Cellule', 'Température (°C)']}
-              rows={rows.map((r) => [formatParisDateTime(r.date), String(r.numeroBac), decimal.format(r.temp)])}
+              rows={rows.map((r) => [formatParisDateTime(r.date), String(r.numeroBac), formatNumber(r.temp)])}
             />
           ) : (
             <div role="img" aria-label={summary}>
@@ -176,12 +199,12 @@ export function TemperatureChart({ title, rows }: { title: string; rows: readonl
                 h={CHART_HEIGHT}
                 data={data}
                 dataKey="date"
-                series={cells.map((n, i) => ({ name: `Cellule ${n}`, color: CELL_COLORS[i % CELL_COLORS.length] }))}
+                series={series}
                 connectNulls
                 withLegend
-                unit=" °C"
                 yAxisLabel="°C"
-                valueFormatter={(v) => decimal.format(v)}
+                valueFormatter={(v) => formatTemperature(v)}
+                {...seriesOrder(series)}
               />
             </div>
           )}

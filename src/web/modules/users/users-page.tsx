@@ -1,15 +1,15 @@
-// /admin/user (spec.md "Users"): external accounts with their type, sites and states, the
+// /admin/user ('Utilisateurs'): external accounts with their type, sites and states, the
 // row actions of their lifecycle (type, sites, activate, deactivate / refuse, delete) and the
 // red cells that flag what needs attention. One line a row: long texts are cut with their
 // whole value in a tooltip, and the actions are icon buttons (named, with a tooltip) in a
 // column pinned to the right. Search, filters, sort and page size live in the URL.
 import { useState, type CSSProperties, type ReactNode } from 'react';
-import { ActionIcon, Group, Text, Tooltip, VisuallyHidden } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { ActionIcon, Group, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconBuildingCommunity, IconTrash, IconUserCheck, IconUserEdit, IconUserOff, IconUserX } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { can } from '../../../shared/permissions';
 import { NO_SITE, TYPE_PRESTATAIRE, USER_MESSAGES, type UserRow } from '../../../shared/schemas/users';
+import { useConfirm } from '../../components/confirm-dialog';
 import { PageMessage } from '../../components/page-message';
 import { DATE_FILTER_HINT, DataTable, type ListColumn } from '../../components/data-table';
 import { useListQuery } from '../../components/use-list-query';
@@ -78,6 +78,7 @@ function UsersTable() {
   const [typeOf, setTypeOf] = useState<UserRow | null>(null);
   const [sitesOf, setSitesOf] = useState<UserRow | null>(null);
   const [busy, setBusy] = useState<number | null>(null);
+  const [confirm, confirmDialog] = useConfirm();
 
   const reload = () => queryClient.invalidateQueries({ queryKey: usersKeys.all });
 
@@ -114,23 +115,20 @@ function UsersTable() {
   };
 
   const confirmDelete = (user: UserRow) =>
-    modals.openConfirmModal({
+    confirm({
       title: 'Supprimer  ?',
-      children: <Text size="sm">Etes-vous sûre de vouloir supprimer cet utilisateur ? Cette action est irréversible.</Text>,
-      labels: { confirm: 'Oui', cancel: 'Non' },
-      confirmProps: { color: 'red' },
-      closeButtonProps: { 'aria-label': 'Fermer' },
+      message: 'Etes-vous sûre de vouloir supprimer cet utilisateur ? Cette action est irréversible.',
       onConfirm: () => void remove(user),
     });
 
   // Deactivating shuts a referent out of the field app at once: ask first.
   const confirmDeactivate = (user: UserRow) =>
-    modals.openConfirmModal({
+    confirm({
       title: 'Désactiver ce compte ?',
-      children: <Text size="sm">{`${fullName(user)} ne pourra plus se connecter tant que le compte ne sera pas réactivé.`}</Text>,
-      labels: { confirm: 'Désactiver', cancel: 'Annuler' },
-      confirmProps: { color: 'orange' },
-      closeButtonProps: { 'aria-label': 'Fermer' },
+      message: `${fullName(user)} ne pourra plus se connecter tant que le compte ne sera pas réactivé.`,
+      confirmLabel: 'Désactiver',
+      cancelLabel: 'Annuler',
+      color: 'orange',
       onConfirm: () => void run(user, refuseUser),
     });
 
@@ -218,6 +216,7 @@ function UsersTable() {
       <DataTable title="Utilisateurs" list={list} columns={columns} />
       <UserTypeDialog user={typeOf} onClose={() => setTypeOf(null)} />
       <UserSitesDialog user={sitesOf} onClose={() => setSitesOf(null)} />
+      {confirmDialog}
     </>
   );
 }

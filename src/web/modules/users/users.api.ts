@@ -1,4 +1,4 @@
-// Calls of the users administration screen (spec.md section 7 "Users and roles"): query keys,
+// Calls of the users administration screen: query keys,
 // queries and the state-changing calls. The only fetch code of this module.
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api';

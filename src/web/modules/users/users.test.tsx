@@ -1,19 +1,12 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { UserRow } from '../../../shared/schemas/users';
 import { loggedAs, mockApi, renderApp, reply } from '../../app/test-utils';
+import { behaveLikeABrowserForTables, expectScreenRefused } from '../../../../tests/helpers/web-screens';
 import { usersRoutes } from './users.routes';
 
-// mantine-datatable shows a column when matchMedia('') matches, as in a real browser.
-const originalMatchMedia = window.matchMedia;
-beforeAll(() => {
-  Element.prototype.scrollTo ??= function scrollTo() {};
-  window.matchMedia = (query: string) => ({ ...originalMatchMedia(query), matches: query.trim() === '' }) as MediaQueryList;
-});
-afterAll(() => {
-  window.matchMedia = originalMatchMedia;
-});
+behaveLikeABrowserForTables();
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -60,7 +53,7 @@ function open(extra: Parameters<typeof mockApi>[0] = {}, users: UserRow[] = [ACT
 const rowOf = async (email: string) => (await screen.findByText(email, {}, { timeout: 5000 })).closest('tr') as HTMLElement;
 
 describe('users screen', () => {
-  it('shows the columns of spec.md, French dates and the red cells', async () => {
+  it('shows the columns of the contract, French dates and the red cells', async () => {
     open();
     const active = await rowOf('jeanne@exemple.fr');
     for (const title of ['Date inscription', 'Organisme', 'Nom', 'Prénom', 'Email', 'Téléphone', 'Type', 'Site', 'Actif']) {
@@ -78,7 +71,7 @@ describe('users screen', () => {
     expect(within(active).getAllByRole('cell')[8]).not.toHaveStyle({ backgroundColor: 'var(--mantine-color-red-1)' });
   });
 
-  it('enables each row action only when spec.md allows it', async () => {
+  it('enables each row action only when the account lifecycle allows it', async () => {
     open();
     const active = await rowOf('jeanne@exemple.fr');
     expect(within(active).getByRole('button', { name: 'Modifier le type de Jeanne MARTIN' })).toBeEnabled();
@@ -197,9 +190,7 @@ describe('users screen', () => {
   });
 
   it('refuses the screen to a role that may not manage users', async () => {
-    const api = mockApi({ 'GET /api/logged': loggedAs(['ROLE_ADMIN_COMPOSTEUR']) });
-    renderApp('/admin/user', { loggedRoutes: usersRoutes });
-    expect(await screen.findByText('Accès non authorisé.')).toBeInTheDocument();
+    const api = await expectScreenRefused(['ROLE_ADMIN_COMPOSTEUR'], '/admin/user', usersRoutes);
     expect(api.callsTo('GET', '/api/admin/user/get/list/by/filters')).toHaveLength(0);
   });
 });

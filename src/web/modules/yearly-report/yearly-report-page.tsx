@@ -2,6 +2,8 @@
 // programme and a page per site (or one site's), with charts, for elected officials and funders.
 // The year and the site live in the URL (?annee=2026&site=12). 'Imprimer' prints the report
 // alone (no top bar, no drawer, one page per site); 'Exporter CSV' downloads the same figures.
+// Counts have whole ticks, legends follow the series, months are abbreviated on a phone and a
+// chart without figures says so (components/chart-parts.tsx).
 import '@mantine/charts/styles.css';
 import './yearly-report.css';
 import { useEffect, useMemo } from 'react';
@@ -12,16 +14,16 @@ import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { can } from '../../../shared/permissions';
 import { formatParisDate } from '../../../shared/dates';
-import { MOIS_NOMS } from '../../../shared/schemas/statistics';
 import { REPORT_LITRES, REPORT_LITRES_LABELS, type ReportFigures, type YearlyReport } from '../../../shared/schemas/yearly-report';
 import { activeSitesQuery } from '../../app/bootstrap.api';
 import { useSessionStore } from '../../app/session-store';
+import { COUNT_AXIS, NoChartData, hasFigures, seriesOrder, useNarrowChart } from '../../components/chart-parts';
 import { PageMessage } from '../../components/page-message';
+import { PageTitle } from '../../components/page-title';
+import { formatNumber, monthLabels } from '../../lib/format';
 import { yearsQuery } from '../statistics/statistics.api';
 import { downloadReport, reportQuery, type ReportFilters } from './yearly-report.api';
 
-const number = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 });
-const MONTHS = MOIS_NOMS.map((m) => m.charAt(0).toUpperCase() + m.slice(1, 3));
 const LITRE_COLORS: Record<(typeof REPORT_LITRES)[number], string> = {
   apportBroyat: 'orange.6',
   transfert: 'green.7',
@@ -71,6 +73,7 @@ function ReportScreen() {
 
   return (
     <Stack gap="lg" maw={1100} mx="auto">
+      <PageTitle>{`Rapport annuel ${annee}`}</PageTitle>
       <Group className="report-controls" justify="space-between" align="flex-end" wrap="wrap">
         <Group align="flex-end" wrap="wrap">
           <Select label="Année" data={yearList.map(String)} value={String(annee)} onChange={(v) => set('annee', v)} allowDeselect={false} w={120} />
@@ -110,32 +113,64 @@ function ReportScreen() {
   );
 }
 
+const INTERVENTIONS = [{ name: 'Interventions', color: 'green.7' }];
+const LITRES_SERIES = REPORT_LITRES.map((s) => ({ name: REPORT_LITRES_LABELS[s], color: LITRE_COLORS[s] }));
+
+/** A monthly bar chart of the report, or the empty state when the year has no figure. */
+function MonthlyBars({ h, data, series, stacked, withTooltip = true }: { h: number; data: Record<string, string | number>[]; series: { name: string; color: string }[]; stacked?: boolean; withTooltip?: boolean }) {
+  const narrow = useNarrowChart();
+  if (!hasFigures(data, series.map((s) => s.name))) return <NoChartData h={h} />;
+  return (
+    <BarChart
+      h={h}
+      data={data}
+      dataKey="mois"
+      type={stacked ? 'stacked' : undefined}
+      withLegend={series.length > 1}
+      withTooltip={withTooltip}
+      barProps={{ isAnimationActive: false }}
+      series={series}
+      yAxisProps={stacked ? undefined : COUNT_AXIS}
+      valueFormatter={(v) => formatNumber(v)}
+      xAxisProps={{ interval: 0, angle: -45, textAnchor: 'end', height: narrow ? 50 : 80 }}
+      {...seriesOrder(series)}
+    />
+  );
+}
+
 function Report({ report }: { report: YearlyReport }) {
+  const narrow = useNarrowChart();
+  const months = monthLabels(narrow);
   const whole = report.site ? (report.site.nom ? `${report.site.nom} (${report.site.code})` : report.site.code) : 'Ensemble du programme';
   const f = report.ensemble;
-  const monthly = MONTHS.map((mois, i) => ({ mois, Interventions: f.interventionsParMois[i] }));
-  const litres = MONTHS.map((mois, i) => Object.fromEntries([['mois', mois], ...REPORT_LITRES.map((s) => [REPORT_LITRES_LABELS[s], f.litresParMois[s][i]])]));
+  const monthly = months.map((mois, i) => ({ mois, Interventions: f.interventionsParMois[i] }));
+  const litres = months.map((mois, i) => Object.fromEntries([['mois', mois], ...REPORT_LITRES.map((s) => [REPORT_LITRES_LABELS[s], f.litresParMois[s][i]])]));
   const byAction = f.parAction.map((a) => ({ action: a.libelle, Interventions: a.nb }));
   return (
     <Stack gap="lg">
-      <Stack gap={4}>
-        <Title order={1} size="h2">
-          Rapport annuel {report.annee}
-        </Title>
-        <Text size="lg">{whole}</Text>
-      </Stack>
+      <Text size="lg">{whole}</Text>
       <FiguresTable figures={f} report={report} caption={`Chiffres ${report.annee} : ${whole}`} programme={!report.site} />
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <ChartCard title="Interventions par mois">
-          <BarChart h={240} data={monthly} dataKey="mois" barProps={{ isAnimationActive: false }} series={[{ name: 'Interventions', color: 'green.7' }]} />
+          <MonthlyBars h={240} data={monthly} series={INTERVENTIONS} />
         </ChartCard>
         <ChartCard title="Litres par mois">
-          <BarChart h={240} data={litres} dataKey="mois" type="stacked" withLegend barProps={{ isAnimationActive: false }} series={REPORT_LITRES.map((s) => ({ name: REPORT_LITRES_LABELS[s], color: LITRE_COLORS[s] }))} />
+          <MonthlyBars h={240} data={litres} series={LITRES_SERIES} stacked />
         </ChartCard>
       </SimpleGrid>
       {byAction.length > 0 && (
         <ChartCard title="Interventions par type d'action">
-          <BarChart h={Math.max(160, byAction.length * 28)} data={byAction} dataKey="action" orientation="vertical" yAxisProps={{ width: 180 }} barProps={{ isAnimationActive: false }} series={[{ name: 'Interventions', color: 'green.7' }]} />
+          <BarChart
+            h={Math.max(160, byAction.length * 28)}
+            data={byAction}
+            dataKey="action"
+            orientation="vertical"
+            xAxisProps={COUNT_AXIS}
+            yAxisProps={{ width: narrow ? 120 : 180 }}
+            valueFormatter={(v) => formatNumber(v)}
+            barProps={{ isAnimationActive: false }}
+            series={INTERVENTIONS}
+          />
         </ChartCard>
       )}
       {!report.site &&
@@ -152,7 +187,7 @@ function Report({ report }: { report: YearlyReport }) {
               </Text>
               <FiguresTable figures={s.figures} report={report} caption={`Chiffres ${report.annee} : ${s.nom ?? s.code}`} programme={false} />
               <ChartCard title="Interventions par mois">
-                <BarChart h={180} data={MONTHS.map((mois, i) => ({ mois, Interventions: s.figures.interventionsParMois[i] }))} dataKey="mois" barProps={{ isAnimationActive: false }} series={[{ name: 'Interventions', color: 'green.7' }]} withTooltip={false} />
+                <MonthlyBars h={220} data={months.map((mois, i) => ({ mois, Interventions: s.figures.interventionsParMois[i] }))} series={INTERVENTIONS} withTooltip={false} />
               </ChartCard>
             </Stack>
           </section>
@@ -174,25 +209,25 @@ function ChartCard({ title, children }: { title: string; children: React.ReactNo
 
 function FiguresTable({ figures: f, report, caption, programme }: { figures: ReportFigures; report: YearlyReport; caption: string; programme: boolean }) {
   const rows: [string, string][] = [
-    ['Interventions', number.format(f.interventions)],
-    ...REPORT_LITRES.map((s): [string, string] => [REPORT_LITRES_LABELS[s], `${number.format(f.litres[s])} L`]),
-    [`Biodéchets détournés (estimation à ${number.format(report.densiteKgParLitre)} kg/L des litres transférés)`, `${number.format(f.kgDetournes)} kg`],
-    ['Relevés de température', number.format(f.temperatures.releves)],
-    [`dont au-dessus de ${number.format(report.temperatureMax)} °C`, number.format(f.temperatures.auDessus)],
-    [`dont au-dessous de ${number.format(report.temperatureMin)} °C`, number.format(f.temperatures.auDessous)],
-    ["Demandes d'intervention créées", number.format(f.demandes.creees)],
-    ['dont réalisées', number.format(f.demandes.realisees)],
-    ['dont annulées', number.format(f.demandes.annulees)],
-    ['dont en attente', number.format(f.demandes.enAttente)],
-    ['dont en retard', number.format(f.demandes.enRetard)],
-    ['Délai médian de réalisation', f.demandes.delaiMedianJours === null ? '—' : `${number.format(f.demandes.delaiMedianJours)} jours`],
+    ['Interventions', formatNumber(f.interventions)],
+    ...REPORT_LITRES.map((s): [string, string] => [REPORT_LITRES_LABELS[s], `${formatNumber(f.litres[s])} L`]),
+    [`Biodéchets détournés (estimation à ${formatNumber(report.densiteKgParLitre)} kg/L des litres transférés)`, `${formatNumber(f.kgDetournes)} kg`],
+    ['Relevés de température', formatNumber(f.temperatures.releves)],
+    [`dont au-dessus de ${formatNumber(report.temperatureMax)} °C`, formatNumber(f.temperatures.auDessus)],
+    [`dont au-dessous de ${formatNumber(report.temperatureMin)} °C`, formatNumber(f.temperatures.auDessous)],
+    ["Demandes d'intervention créées", formatNumber(f.demandes.creees)],
+    ['dont réalisées', formatNumber(f.demandes.realisees)],
+    ['dont annulées', formatNumber(f.demandes.annulees)],
+    ['dont en attente', formatNumber(f.demandes.enAttente)],
+    ['dont en retard', formatNumber(f.demandes.enRetard)],
+    ['Délai médian de réalisation', f.demandes.delaiMedianJours === null ? '—' : `${formatNumber(f.demandes.delaiMedianJours)} jours`],
     ...(programme
       ? ([
-          ['Sites actifs', number.format(f.sitesActifs)],
-          ['Sites avec des interventions', number.format(f.sitesAvecInterventions)],
+          ['Sites actifs', formatNumber(f.sitesActifs)],
+          ['Sites avec des interventions', formatNumber(f.sitesAvecInterventions)],
         ] as [string, string][])
       : []),
-    ['Référents', number.format(f.referents)],
+    ['Référents', formatNumber(f.referents)],
   ];
   return (
     <Table withTableBorder striped maw={640} aria-label={caption}>

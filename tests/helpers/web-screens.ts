@@ -1,0 +1,41 @@
+// What component tests of whole screens share (jsdom, on top of web-setup.ts): the browser
+// behaviour the data tables need, and the check that a screen is refused to a role.
+import { screen } from '@testing-library/react';
+import type { RouteObject } from 'react-router';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { loggedAs, mockApi, renderApp, type MockHandler } from '../../src/web/app/test-utils';
+
+/**
+ * For the tests of the calling file: matchMedia('') matches, as in a real browser (the shared
+ * stub of web-setup.ts matches nothing, and mantine-datatable shows a column only when its media
+ * query, '' by default, matches); elements scroll (a table goes back to its top on a page
+ * change); document.fonts exists (Mantine's autosize textarea listens to it). Call it at the top
+ * level of the file or of a describe block.
+ */
+export function behaveLikeABrowserForTables() {
+  const originalMatchMedia = window.matchMedia;
+  beforeAll(() => {
+    Element.prototype.scrollTo ??= function scrollTo() {};
+    if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { configurable: true, value: { addEventListener() {}, removeEventListener() {} } });
+    window.matchMedia = (query: string) => ({ ...originalMatchMedia(query), matches: query.trim() === '' }) as MediaQueryList;
+  });
+  afterAll(() => {
+    window.matchMedia = originalMatchMedia;
+  });
+}
+
+/**
+ * Opens `path` as an account holding only `roles` and expects the screen's role gate to refuse
+ * it ('Accès non authorisé.'). `handlers` answers what the screen may still ask meanwhile.
+ */
+export async function expectScreenRefused(
+  roles: string[],
+  path: string,
+  loggedRoutes: RouteObject[],
+  opts: { handlers?: Record<string, MockHandler>; timeout?: number } = {},
+) {
+  const api = mockApi({ ...opts.handlers, 'GET /api/logged': loggedAs(roles) });
+  renderApp(path, { loggedRoutes });
+  expect(await screen.findByText('Accès non authorisé.', {}, { timeout: opts.timeout ?? 5000 })).toBeInTheDocument();
+  return api;
+}
