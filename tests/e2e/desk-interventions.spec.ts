@@ -91,7 +91,7 @@ test('the interventions table keeps its site and date filters across a reload, w
     await expect(chip(page, 'Site', siteLabel), moment).toBeVisible();
     await expect(chip(page, 'Date', day), moment).toBeVisible();
     await expect(row, moment).toHaveCount(1);
-    await expect(row, moment).toContainText('36.5 °C');
+    await expect(row, moment).toContainText('36,5 °C');
     expect(urlState(page), moment).toEqual({ site: String(site.id), date: day });
   }
 

@@ -87,7 +87,7 @@ test('an agent filters, corrects, deletes with its pending request, and exports 
   await chooseFilter(page, 'Site', siteLabel, 'site');
   await chooseFilter(page, 'Action', 'Température', 'action');
   const tempRow = page.getByRole('row').filter({ hasText: `${marker} sonde` });
-  await expect(tempRow).toContainText('55.5 °C');
+  await expect(tempRow).toContainText('55,5 °C');
 
   await tempRow.getByRole('button', { name: 'Modifier' }).click();
   const dialog = page.getByRole('dialog', { name: "Modifier l'intervention" });

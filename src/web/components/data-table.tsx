@@ -63,6 +63,8 @@ import { IconArrowDown, IconArrowUp, IconArrowsSort, IconFilter, IconFilterFille
 import { DataTable as MantineDataTable, type DataTableColumn, type DataTableRowExpansionProps } from 'mantine-datatable';
 import 'mantine-datatable/styles.layer.css';
 import './data-table.css';
+import { HTTPError } from 'ky';
+import { MESSAGES } from '../../shared/errors';
 import { usePageTitle } from './page-title';
 import { PAGE_SIZE_OPTIONS, type FilterValue, type ListFilter, type ListQuery } from './use-list-query';
 
@@ -433,13 +435,17 @@ export function DataTable<Row, F extends ListFilter = ListFilter>({
         </Group>
       )}
       <ActiveFilters list={list} columns={columns} />
-      {query.isError && (
-        <Alert color="red" title={TABLE_LABELS.error} role="alert">
-          <Button size="xs" variant="light" color="red" onClick={() => void query.refetch()}>
-            {TABLE_LABELS.retry}
-          </Button>
-        </Alert>
-      )}
+      {query.isError &&
+        (query.error instanceof HTTPError && query.error.response.status === 403 ? (
+          // Refused to this user (a role withdrawn meanwhile): said in place, the session stays.
+          <Alert color="red" title={MESSAGES.forbidden} role="alert" />
+        ) : (
+          <Alert color="red" title={TABLE_LABELS.error} role="alert">
+            <Button size="xs" variant="light" color="red" onClick={() => void query.refetch()}>
+              {TABLE_LABELS.retry}
+            </Button>
+          </Alert>
+        ))}
       <MantineDataTable<Row>
         key={wide ? 'wide' : 'narrow'}
         aria-label={ariaLabel ?? (typeof title === 'string' ? title : undefined)}

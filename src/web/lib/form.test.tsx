@@ -153,7 +153,7 @@ describe('useSaveAction', () => {
     expect(toasts()).toEqual(Array(4).fill(['Une erreur est survenue', 'red']));
   });
 
-  it('shows nothing for a 401 or 403: the API client already left for /logout', async () => {
+  it('shows nothing for a 401 or 403: the API client has already told the user', async () => {
     for (const status of [401, 403]) {
       const save = await runFailing({ invalid: 'Veuillez renseigner les champs obligatoires' }, refusal(status, { status: 'error', message: 'Accès non authorisé.' }));
       expect(save).toMatchObject({ banner: null, saving: false });

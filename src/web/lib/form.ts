@@ -158,8 +158,8 @@ export interface SaveActionOptions {
 
 /**
  * Banner and saving state of a dialog's save. `run(save)` clears the banner, marks the dialog
- * saving and shows a failure of `save`: nothing for a 401/403 (the API client already left for
- * /logout); for a 400 with errors, the errors under their fields, `invalid` and the other
+ * saving and shows a failure of `save`: nothing for a 401 (the API client already left for
+ * /logout) or a 403 (the API client said 'Accès non authorisé.' in a toast); for a 400 with errors, the errors under their fields, `invalid` and the other
  * errors in the banner, `invalid` as toast; otherwise 'Une erreur est survenue.' (or the
  * server's message, see `serverMessage`) in the banner and 'Une erreur est survenue' as toast.
  */

@@ -1,6 +1,6 @@
 // How numbers read on screen: French style, a decimal comma and a space between thousands
-// (36,5 °C, 1 250 L). Screens only: the CSV files are written by the server and keep the dot
-// a spreadsheet expects.
+// (36,5 °C, 1 250 L). Screens only: the CSV files are written by the server, which puts the
+// number and its unit in two columns.
 //
 //   formatNumber(36.5)        // '36,5'
 //   formatLitres(1250)        // '1 250 L'

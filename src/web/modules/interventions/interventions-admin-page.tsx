@@ -24,6 +24,7 @@ import { COUNT_CAP, INTERVENTION_ADMIN_MESSAGES, type InterventionAdminListRow }
 import { InterventionEditDialog, photosSubject } from './intervention-edit-dialog';
 import { InterventionPhotos } from './intervention-photos';
 import { INTERVENTIONS_LIST_URL, deleteIntervention, exportInterventions, interventionsAdminKeys, siteOptionsQuery } from './interventions-admin.api';
+import { frenchValue } from '../../lib/format';
 
 type InterventionFilter = { date?: string; site?: string; action?: string };
 
@@ -138,7 +139,7 @@ export function InterventionsAdminPage() {
       ellipsis: true,
       filterBy: { type: 'select', name: 'action', options: actionOptions },
     },
-    { accessor: 'valeur', title: 'Valeur', width: 170, ellipsis: true },
+    { accessor: 'valeur', title: 'Valeur', width: 170, ellipsis: true, render: (r) => frenchValue(r.valeur) },
     { accessor: 'observations', title: 'Observations', width: 220, ellipsis: true },
     {
       accessor: 'photos',

@@ -12,6 +12,7 @@ import type { HistoryRow, LinkedIntervention } from '../../../shared/schemas/req
 import { TABLE_LABELS, paginationText } from '../../components/data-table';
 import type { ListQuery } from '../../components/use-list-query';
 import { InterventionPhotos } from '../interventions/intervention-photos';
+import { frenchValue } from '../../lib/format';
 
 export type HistoryFilter = { statut?: string; site?: string };
 
@@ -228,7 +229,7 @@ function LinkedList({ row }: { row: HistoryRow }) {
           </Text>
           <Text size="sm" style={WRAP}>
             {i.typeAction}
-            {i.valeur ? ` : ${i.valeur}` : ''}
+            {i.valeur ? ` : ${frenchValue(i.valeur)}` : ''}
           </Text>
           {i.observations && (
             <Text size="sm" c="dimmed" style={WRAP}>

@@ -20,6 +20,7 @@ import { useIsOffline } from '../../offline/connectivity';
 import { InterventionPhotos } from '../interventions/intervention-photos';
 import { HistoryCards, type HistoryFilter } from './history-cards';
 import { HISTORY_URL, requestStatutsQuery, requestsKeys } from './requests.api';
+import { frenchValue } from '../../lib/format';
 
 /** The colour of a request status: scheduled blue, processed green, cancelled red. */
 export const STATUT_COLORS: Record<number, string> = { [STATUT_PROGRAMMEE]: 'blue', [STATUT_REALISEE]: 'green', [STATUT_ANNULEE]: 'red' };
@@ -83,7 +84,7 @@ function HistoryList({ phone }: { phone: boolean }) {
     {
       accessor: 'nbSignalements',
       title: 'Signalements',
-      render: (r) => (r.nbSignalements > 1 && r.dernierSignalement?.valeur ? `${r.nbSignalements} (dernier : ${r.dernierSignalement.valeur})` : r.nbSignalements),
+      render: (r) => (r.nbSignalements > 1 && r.dernierSignalement?.valeur ? `${r.nbSignalements} (dernier : ${frenchValue(r.dernierSignalement.valeur)})` : r.nbSignalements),
     },
   ];
   return (
@@ -148,7 +149,7 @@ function LinkedTable({ declenchante, dernier, realisee }: { declenchante: Linked
                 <Table.Td>{formatParisDateTime(i.date)}</Table.Td>
                 <Table.Td>{i.intervenant}</Table.Td>
                 <Table.Td>{i.typeAction}</Table.Td>
-                <Table.Td>{i.valeur}</Table.Td>
+                <Table.Td>{frenchValue(i.valeur)}</Table.Td>
                 <Table.Td>{i.observations}</Table.Td>
                 <Table.Td>
                   <InterventionPhotos photos={i.photos} what={`${i.typeAction} (${kind.toLowerCase()}) du ${formatParisDateTime(i.date)}`} size={48} />

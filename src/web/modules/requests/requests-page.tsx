@@ -27,6 +27,7 @@ import { CancelDialog } from './cancel-dialog';
 import { HistoryDialog } from './history-dialog';
 import { PAGE_SIZE, pendingQuery, pendingSitesQuery } from './requests.api';
 import { ScheduleDialog } from './schedule-dialog';
+import { frenchValue } from '../../lib/format';
 
 // The anonymous reports of the sites' public pages, for those who handle them (its own chunk).
 const ReportsPanel = lazy(() => import('../public-sites/reports-panel').then((m) => ({ default: m.ReportsPanel })));
@@ -60,7 +61,7 @@ export function overdueDays(d: Pick<DemandeIntervention, 'dateEcheance' | 'delai
 export function signalsLabel(d: Pick<DemandeIntervention, 'nbSignalements' | 'dernierSignalement'>): string | null {
   if (d.nbSignalements < 2 || !d.dernierSignalement) return null;
   const latest = d.dernierSignalement;
-  return `Signalée ${d.nbSignalements} fois, dernière fois le ${formatParisDate(latest.date)}${latest.valeur ? ` : ${latest.valeur}` : ''}`;
+  return `Signalée ${d.nbSignalements} fois, dernière fois le ${formatParisDate(latest.date)}${latest.valeur ? ` : ${frenchValue(latest.valeur)}` : ''}`;
 }
 
 /** What a card's photos show, for screen readers: 'Réparation à effectuer, cellule n°1, Jardin des Capucins'. */
