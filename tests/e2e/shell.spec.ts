@@ -155,7 +155,7 @@ test('a call answered 403 keeps the user logged in, on the screen that asked', a
   const refused = page.waitForResponse((r) => r.url().includes('/api/admin/user/get/list/by/filters') && r.status() === 403);
   await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Utilisateurs' }).click();
   await refused;
-  await expect(page.getByRole('alert').filter({ hasText: 'Une erreur est survenue' })).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'Accès non authorisé.' })).toBeVisible();
   expect(logouts).toEqual([]);
   await expect(page).toHaveURL(/\/admin\/user$/);
   // The session is still there: another screen opens.
