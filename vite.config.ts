@@ -73,7 +73,7 @@ export default defineConfig({
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 1 },
             {
               name: 'field-form',
-              test: /src[\\/]web[\\/]modules[\\/]interventions[\\/](intervention-block-fields|site-sheet-form|site-sheet-validation|use-sheet-form)/,
+              test: /src[\\/]web[\\/]modules[\\/]field-entry[\\/](intervention-block-fields|site-sheet-form|site-sheet-validation|use-sheet-form)/,
             },
           ],
         },

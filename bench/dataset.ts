@@ -1,4 +1,4 @@
-// The bench dataset of issue 13: a metropolitan programme at 1M (or 100k) interventions,
+// The bench dataset: a metropolitan programme at 1M (or 100k) interventions,
 // generated in SQL (generate_series, INSERT ... SELECT) with the app's own schema and rules, on
 // PostgreSQL or on an embedded PGlite directory (the same SQL runs on both).
 //

@@ -1,4 +1,4 @@
-// The route table of the dataset bench (issue 13): one entry per route variant, timed through
+// The route table of the dataset bench: one entry per route variant, timed through
 // the API (p50/p95 over HTTP) next to the bare SQL the app issued for it. Add a row here to
 // bench a new route or variant; `--only <pattern>` runs the rows whose name matches.
 //
@@ -34,7 +34,7 @@ export interface RouteVariant {
   as?: Persona;
   /** 'csv': read the whole stream, count bytes. */
   kind?: 'json' | 'csv';
-  /** p95 target in ms (issue 13: 50, 10 for the years route and the cells' flag). */
+  /** p95 target in ms (50, 10 for the years route and the cells' flag). */
   target?: number;
   /**
    * Deep page: the harness asks page 0 first, reads `count`, then benches the last page with

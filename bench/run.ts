@@ -1,4 +1,4 @@
-// npm run bench — the two numbers issue 5 asks for:
+// npm run bench — two figures of the field app:
 //  1. replay of 500 queued submissions after reconnection: a real server (temporary DATA_DIR),
 //     the app's own outbox on fake-indexeddb with a fetch sender and a session cookie, drained
 //     against it; the time, and the count on the server, which must equal 500;
@@ -10,7 +10,7 @@
 //     and modal hosts, account menu, service worker registration) is listed, not counted.
 //     Builds into a temporary directory, or reads the build named by BENCH_DIST.
 // Options (after `npm run bench --`):
-//   --dataset 1m|100k  also runs the dataset bench of issue 13 (bench/measure.ts) on the
+//   --dataset 1m|100k  also runs the dataset bench (bench/measure.ts) on the
 //                      PostgreSQL of BENCH_DATABASE_URL or TEST_DATABASE_URL: routes through the
 //                      API next to their bare SQL, load, submissions, and at 100k the PGlite figures;
 //   --only <pattern>   runs only the dataset bench's rows whose name matches (a case-insensitive
@@ -38,7 +38,7 @@ import { measureDataset } from './measure.js';
 
 const SUBMISSIONS = 500;
 const BUNDLE_TARGET_KB = 250;
-const SITE_SHEET_MODULE = 'src/web/modules/interventions/site-sheet-page.tsx';
+const SITE_SHEET_MODULE = 'src/web/modules/field-entry/site-sheet-page.tsx';
 /** Loaded on first use by the shell, but the sheet cannot show the phone's sites offline nor save without it: counted. */
 const NEEDED_LAZY_MODULES = ['src/web/offline/db.ts'];
 /** Another screen's chunk: opened by navigation only. */

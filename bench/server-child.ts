@@ -5,7 +5,8 @@
 // issued. Also answers 'bare' (replay statements on its own database: the PGlite figures,
 // where no second connection can open the directory) and 'rss'.
 //
-// Env: DATABASE_URL (PostgreSQL) or DATA_DIR (PGlite), PORT (0 = any), LOG_LEVEL.
+// Env: DATABASE_URL (PostgreSQL) or DATA_DIR (PGlite; PGLITE_WORKER=1 runs it in a worker
+// thread), PORT (0 = any), LOG_LEVEL.
 import path from 'node:path';
 import os from 'node:os';
 import { CompiledQuery, Kysely, type LogEvent } from 'kysely';
@@ -16,6 +17,9 @@ import { createMailer } from '../src/server/mailer.js';
 import { migrate } from '../src/server/db/migrate.js';
 import { seedAdmin, seedCities, seedStreetsSample } from '../src/server/db/seed.js';
 import { PGliteDialect } from '../src/server/db/pglite-dialect.js';
+import { createPGlite } from '../src/server/db/pglite-engine.js';
+import { PGliteWorkerClient } from '../src/server/db/pglite-worker-client.js';
+import { pgliteWorkerWanted } from '../src/server/db/pglite.js';
 import type { Database } from '../src/server/db/schema.js';
 import { createPostgres, type Db } from '../src/server/db/client.js';
 import { AuthChanges, ConnectionWatcher, type AuthChangeFeed } from '../src/server/db/auth-changes.js';
@@ -56,14 +60,10 @@ if (config.DATABASE_URL) {
   changes = handle.changes;
   closeDb = handle.close;
 } else {
-  // Same options as db/pglite.ts's openPGlite (without the directory lock: the parent owns it).
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { unaccent } = await import('@electric-sql/pglite/contrib/unaccent');
-  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  const pglite = await PGlite.create(path.join(config.dataDir, 'db'), {
-    extensions: { unaccent, pg_trgm },
-    parsers: { 1700: (v: string) => Number(v), 20: (v: string) => Number(v) },
-  });
+  // As db/pglite.ts's openPGlite opens it, on this thread or (the default for a directory) in a worker thread,
+  // without the directory lock: the parent owns it.
+  const dir = path.join(config.dataDir, 'db');
+  const pglite = pgliteWorkerWanted(dir) ? await PGliteWorkerClient.start(dir) : await createPGlite(dir);
   const feed = new AuthChanges(true);
   changes = feed;
   db = new Kysely<Database>({ dialect: new PGliteDialect(pglite, new ConnectionWatcher(feed)), log: onLog });

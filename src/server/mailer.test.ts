@@ -39,8 +39,8 @@ describe('mailer without SMTP_URL', () => {
     expect(eml.body).toContain('http://x/reset/abc');
 
     expect(lines.map((l) => [l.msg, l.obj.to, l.obj.subject])).toEqual([
-      ['mail written', 'anne@exemple.fr', 'Réinitialisation de votre mot de passe'],
-      ['mail written', 'paul@exemple.fr', 'Validation de votre adresse mail'],
+      ['Mail écrit dans un fichier', 'anne@exemple.fr', 'Réinitialisation de votre mot de passe'],
+      ['Mail écrit dans un fichier', 'paul@exemple.fr', 'Validation de votre adresse mail'],
     ]);
     // The log names the message, never its content (links carry tokens).
     expect(JSON.stringify(lines)).not.toContain('/reset/abc');

@@ -22,7 +22,7 @@ export function createMailer(opts: { smtpUrl?: string; mailDir: string; from: st
     return {
       async send(mail) {
         await transport.sendMail({ from: opts.from, ...mail });
-        opts.log.info({ to: mail.to, subject: mail.subject }, 'mail sent');
+        opts.log.info({ to: mail.to, subject: mail.subject }, 'Mail envoyé');
       },
     };
   }
@@ -35,7 +35,7 @@ export function createMailer(opts: { smtpUrl?: string; mailDir: string; from: st
       const safeTo = mail.to.replace(/[^a-zA-Z0-9@._-]/g, '_');
       const file = path.join(opts.mailDir, `${stamp}-${safeTo}-${Math.random().toString(36).slice(2, 8)}.eml`);
       fs.writeFileSync(file, info.message as Buffer);
-      opts.log.info({ to: mail.to, subject: mail.subject, file }, 'mail written');
+      opts.log.info({ to: mail.to, subject: mail.subject, file }, 'Mail écrit dans un fichier');
     },
   };
 }

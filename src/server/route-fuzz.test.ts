@@ -12,7 +12,7 @@ import { TEST_CONFIG, TEST_DRIVERS, loggedAs, openTestDatabase } from '../../tes
 import { createApp } from './app.js';
 import { createMemoryMailer } from './mailer.js';
 import { seedCities } from './db/seed.js';
-import { createEquippedSite, createPendingDemande, createSite } from './modules/interventions/test-factories.js';
+import { createEquippedSite, createPendingDemande, createSite } from './modules/field-entry/test-factories.js';
 
 interface LogRecord {
   level: number;

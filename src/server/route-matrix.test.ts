@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DRIVERS, createAccount, createTestApp, login, loggedAs } from '../../tests/helpers/test-app.js';
-import { createEquippedSite, createPendingDemande, createSite } from './modules/interventions/test-factories.js';
+import { createEquippedSite, createPendingDemande, createSite } from './modules/field-entry/test-factories.js';
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;
 

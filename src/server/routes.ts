@@ -11,6 +11,7 @@ import compostersRoutes from './modules/composters/composters.routes.js';
 import siteTypesRoutes from './modules/site-types/site-types.routes.js';
 import sitesRoutes from './modules/sites/sites.routes.js';
 import siteChoiceRoutes from './modules/sites/site-choice.routes.js';
+import fieldEntryRoutes from './modules/field-entry/field-entry.routes.js';
 import interventionsRoutes from './modules/interventions/interventions.routes.js';
 import requestsRoutes from './modules/requests/requests.routes.js';
 import statisticsRoutes from './modules/statistics/statistics.routes.js';
@@ -32,6 +33,7 @@ export default async function apiRoutes(api: FastifyInstance, opts: AppDeps & { 
   await api.register(siteTypesRoutes, deps);
   await api.register(siteChoiceRoutes, deps);
   await api.register(sitesRoutes, deps);
+  await api.register(fieldEntryRoutes, deps);
   await api.register(interventionsRoutes, deps);
   await api.register(requestsRoutes, deps);
   await api.register(statisticsRoutes, deps);

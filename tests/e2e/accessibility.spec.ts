@@ -20,23 +20,30 @@ const DEVICES = [
 ] as const;
 
 /** Screens that name themselves with one <h1> and the document title (their path, without the query). */
-const NAMED = new Set([
-  '/login',
-  '/signup',
-  '/password',
-  '/admin/site',
-  '/admin/user',
-  '/admin/role',
-  '/admin/composteur',
-  '/admin/typeSite',
-  '/admin/interventions',
-  '/admin/stats',
-  '/admin/rapport',
-  '/admin/alertes',
-  '/admin/alertes/seuils',
-  '/admin/alertes/preferences',
-  '/admin/signalements',
-]);
+const NAMED = [
+  /^\/login$/,
+  /^\/signup$/,
+  /^\/password$/,
+  /^\/admin\/site$/,
+  /^\/admin\/user$/,
+  /^\/admin\/role$/,
+  /^\/admin\/composteur$/,
+  /^\/admin\/typeSite$/,
+  /^\/admin\/interventions$/,
+  /^\/admin\/stats$/,
+  /^\/admin\/rapport$/,
+  /^\/admin\/alertes$/,
+  /^\/admin\/alertes\/seuils$/,
+  /^\/admin\/alertes\/preferences$/,
+  /^\/admin\/signalements$/,
+  /^\/admin\/envois$/,
+  /^\/admin\/choix\/site$/,
+  /^\/admin\/demande\/intervention\/list$/,
+  /^\/admin\/demande\/regles$/,
+  /^\/admin\/fiche\/site\/\d+$/,
+  /^\/admin\/fiche\/site\/\d+\/etiquettes$/,
+  /^\/interventions\/site\/\d+$/,
+];
 
 /** Waits for a screen to settle: no loader left, the main landmark filled. */
 async function settle(page: Page) {
@@ -51,7 +58,7 @@ async function check(page: Page, path: string, who: string) {
   expect.soft(await axeFindings(page), `${label}: serious or critical WCAG violations`).toEqual([]);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect.soft(overflow, `${label}: the page scrolls sideways`).toBeLessThanOrEqual(0);
-  if (NAMED.has(path.split('?')[0])) {
+  if (NAMED.some((named) => named.test(path.split('?')[0]))) {
     const h1 = page.getByRole('heading', { level: 1 });
     await expect.soft(h1, `${label}: one h1`).toHaveCount(1);
     const name = (await h1.first().textContent())?.trim();
@@ -59,7 +66,8 @@ async function check(page: Page, path: string, who: string) {
   }
 }
 
-const firstSite = async (page: Page) => ((await (await page.request.get('/api/admin/site/get/all/actif')).json()) as { id: number }[])[0].id;
+const activeSites = async (page: Page) => (await (await page.request.get('/api/admin/site/get/all/actif')).json()) as { id: number; code: string }[];
+const firstSite = async (page: Page) => (await activeSites(page))[0].id;
 
 interface Journey {
   who: string;
@@ -68,12 +76,14 @@ interface Journey {
 }
 
 const JOURNEYS: Journey[] = [
-  { who: 'visiteur', account: null, screens: async () => ['/login', '/signup', '/password'] },
+  // A link from a mail that is no longer valid, and an address that leads nowhere.
+  { who: 'visiteur', account: null, screens: async () => ['/login', '/signup', '/password', '/reset/lien-perime', '/confirmation/lien-perime', '/page-inconnue'] },
   {
     who: 'administrateur',
     account: ADMIN,
     screens: async (page) => {
-      const site = await firstSite(page);
+      const sites = await activeSites(page);
+      const site = sites[0].id;
       return [
         '/admin/site',
         '/admin/user',
@@ -94,16 +104,27 @@ const JOURNEYS: Journey[] = [
         '/admin/alertes/preferences',
         '/admin/signalements',
         `/admin/fiche/site/${site}`,
+        `/admin/fiche/site/${site}/etiquettes`,
         `/interventions/site/${site}`,
+        '/admin/envois',
+        // The page a QR label opens, as anyone sees it.
+        `/s/${sites[0].code}`,
       ];
     },
   },
   {
     who: 'référent',
     account: REFERENT,
-    screens: async (page) => ['/admin/choix/site', `/admin/fiche/site/${await firstSite(page)}`],
+    screens: async (page) => {
+      const site = await firstSite(page);
+      return ['/admin/choix/site', `/admin/fiche/site/${site}`, `/interventions/site/${site}`, '/admin/envois', '/admin/alertes/preferences'];
+    },
   },
-  { who: 'prestataire', account: PROVIDER, screens: async () => ['/admin/demande/intervention/list'] },
+  {
+    who: 'prestataire',
+    account: PROVIDER,
+    screens: async (page) => ['/admin/demande/intervention/list', '/admin/choix/site', `/admin/fiche/site/${await firstSite(page)}`, '/admin/envois'],
+  },
 ];
 
 for (const [device, viewport] of DEVICES) {

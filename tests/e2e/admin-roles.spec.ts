@@ -4,7 +4,7 @@
 // administrator cannot be removed. The demo programme seeds two agents without a role
 // (rpenven, tlhostis; password demo-compost).
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { logInAsAdmin } from '../helpers/e2e-login';
+import { logIn, logInAsAdmin } from '../helpers/e2e-login';
 
 async function myRoles(page: Page): Promise<string[]> {
   const res = await page.request.get('/api/logged');
@@ -100,11 +100,7 @@ test('an agent made role administrator manages roles at their next request, unti
   const agentContext = await browser.newContext();
   const agent = await agentContext.newPage();
   try {
-    await agent.goto('/login');
-    await agent.getByLabel('Identifiant ou adresse mail').fill('rpenven');
-    await agent.getByLabel('Mot de passe').fill('demo-compost');
-    await agent.getByRole('button', { name: 'Connexion' }).click();
-    await expect(agent).toHaveURL(/\/admin\/role$/);
+    await logIn(agent, { login: 'rpenven', password: 'demo-compost' }, /\/admin\/role$/);
     const drawer = agent.getByRole('navigation', { name: 'Menu principal' });
     await expect(drawer.getByRole('link', { name: 'Roles' })).toBeVisible();
     await expect(drawer.getByRole('link', { name: 'Sites' })).toHaveCount(0);

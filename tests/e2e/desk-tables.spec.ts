@@ -4,21 +4,13 @@
 // texts whole in a tooltip, and keep the row actions pinned; 'Désactiver' asks before shutting
 // an account. On a phone, the statistics charts abbreviate the months.
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { E2E_ADMIN } from '../helpers/e2e-env';
+import { logInAsAdmin } from '../helpers/e2e-login';
 import { linkFrom } from '../helpers/e2e-mail';
 
 const DESKTOP = { width: 1440, height: 900 };
 
 // Each journey takes most of a minute on a busy two-core machine.
 test.describe.configure({ timeout: 150_000 });
-
-async function loginAsAdmin(page: Page) {
-  await page.goto('/login');
-  await page.getByLabel('Identifiant ou adresse mail').fill(E2E_ADMIN.login);
-  await page.getByLabel('Mot de passe').fill(E2E_ADMIN.password);
-  await page.getByRole('button', { name: 'Connexion' }).click();
-  await expect(page).toHaveURL(/\/admin\//);
-}
 
 /** The chip of an applied filter, by its label and value ('Email : x'). */
 function chip(page: Page, label: string, value: string): Locator {
@@ -59,7 +51,7 @@ test('the users table keeps its search, filter and sort across a reload and in a
     });
     expect(signup.ok(), await signup.text()).toBe(true);
   }
-  await loginAsAdmin(page);
+  await logInAsAdmin(page);
   await page.goto('/admin/user');
   await expect(page.getByRole('heading', { level: 1, name: 'Utilisateurs' })).toBeVisible();
 
@@ -127,7 +119,7 @@ test("'Désactiver' asks before shutting an account; Escape and 'Annuler' leave 
   expect(signup.ok(), await signup.text()).toBe(true);
   await page.goto(linkFrom(email, '/confirmation/'));
   await expect(page.getByRole('heading', { name: 'Validation adresse mail' })).toBeVisible();
-  await loginAsAdmin(page);
+  await logInAsAdmin(page);
   const found = await page.request.get(`/api/admin/user/get/list/by/filters?filter[email]=${encodeURIComponent(email)}`);
   const userId = ((await found.json()) as { users: { id: number }[] }).users[0].id;
   expect((await page.request.put(`/api/admin/user/active/${userId}`)).ok()).toBe(true);
@@ -166,7 +158,7 @@ test('the sites table keeps its filters and sort across a reload, one line a row
   await page.setViewportSize(DESKTOP);
   const stamp = `desk${Date.now().toString(36)}`;
   const longObservations = `Bac à compost installé au fond du jardin, derrière la serre, accès par le portail de la rue ; clé chez la gardienne ${stamp}`;
-  await loginAsAdmin(page);
+  await logInAsAdmin(page);
   const sites = [
     { nom: `Verger ${stamp} A`, ville: 'Brest', adresse: 'Rue de Siam' },
     { nom: `Verger ${stamp} B`, ville: 'Guipavas', adresse: 'Rue de Paris' },
@@ -228,7 +220,7 @@ test('the sites table keeps its filters and sort across a reload, one line a row
 });
 
 test('the statistics charts name the months in full on a desktop and abbreviate them on a 390 px phone', async ({ page }) => {
-  await loginAsAdmin(page);
+  await logInAsAdmin(page);
   const card = page.locator('section:not([aria-busy])').filter({ has: page.getByRole('heading', { name: 'Interventions · Tout le réseau' }) });
   const ticks = card.locator('.recharts-xAxis-tick-labels .recharts-cartesian-axis-tick-value');
   await page.setViewportSize(DESKTOP);

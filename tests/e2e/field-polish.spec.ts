@@ -6,7 +6,7 @@
 // Runs on the demo programme the e2e server seeds: referent1 has several sites, each with cells
 // n°1-2 Apport, n°3 Broyat, n°4 Maturation.
 import { expect, request as playwrightRequest, test, type Page } from '@playwright/test';
-import { E2E_ADMIN } from '../helpers/e2e-env';
+import { ADMIN, apiLogIn } from '../helpers/e2e-login';
 import {
   QUEUED,
   cutOffElements,
@@ -129,7 +129,7 @@ test("a referent opening another site's QR label is told so in place and keeps t
   // A site that is not referent1's, with one of its cells, as the administrator sees it.
   const admin = await playwrightRequest.newContext({ baseURL });
   try {
-    expect((await admin.post('/api/login', { data: { username: E2E_ADMIN.login, password: E2E_ADMIN.password } })).ok()).toBe(true);
+    await apiLogIn(admin, ADMIN);
     await logIn(page);
     const mine = ((await (await page.request.get('/api/admin/site/get/all/actif')).json()) as { id: number }[]).map((s) => s.id);
     const all = (await (await admin.get('/api/admin/site/get/all/actif')).json()) as { id: number }[];

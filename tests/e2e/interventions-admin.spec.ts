@@ -6,20 +6,15 @@
 import { readFile } from 'node:fs/promises';
 import crypto from 'node:crypto';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { E2E_ADMIN } from '../helpers/e2e-env';
+import { ADMIN, apiLogIn, logIn } from '../helpers/e2e-login';
 import { clearPendingRequests } from '../helpers/e2e-field';
 
 const AGENT = { login: 'rpenven', password: 'demo-compost', name: 'PENVEN Rozenn' };
 const ROLES = ['ROLE_ADMIN_SITE', 'ROLE_ADMIN_UPDATE', 'ROLE_ADMIN_DELETE'];
 
-async function apiLogin(request: APIRequestContext, login: string, password: string) {
-  const res = await request.post('/api/login', { data: { username: login, password } });
-  expect(res.status()).toBe(200);
-}
-
 /** Adds the agent to each role through the roles API, keeping the role's other agents. */
 async function giveRoles(request: APIRequestContext) {
-  await apiLogin(request, E2E_ADMIN.login, E2E_ADMIN.password);
+  await apiLogIn(request, ADMIN);
   const [agent] = (await (await request.get('/api/admin/agent/get/by/name?name=penven')).json()) as { id: number }[];
   const agentId = agent.id;
   const roles = (await (await request.get('/api/admin/role/get/list/by/filters?rowsPerPage=100')).json()) as { roles: { id: number; libelle: string }[] };
@@ -29,14 +24,6 @@ async function giveRoles(request: APIRequestContext) {
     const agents = [...new Set([...detail.agents.map((a) => a.id), agentId])];
     expect((await request.put(`/api/admin/role/update/${role.id}`, { data: { agents } })).status()).toBe(200);
   }
-}
-
-async function loginAs(page: Page, login: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('Identifiant ou adresse mail').fill(login);
-  await page.getByLabel('Mot de passe').fill(password);
-  await page.getByRole('button', { name: 'Connexion' }).click();
-  await expect(page).toHaveURL(/\/admin/);
 }
 
 /**
@@ -57,7 +44,7 @@ test('an agent filters, corrects, deletes with its pending request, and exports 
   const adminContext = await browser.newContext();
   await giveRoles(adminContext.request);
 
-  await loginAs(page, AGENT.login, AGENT.password);
+  await logIn(page, AGENT, /\/admin/);
   const request = page.request;
   const sites = (await (await request.get('/api/admin/site/get/all/actif')).json()) as { id: number; code: string; nom: string | null }[];
   const site = sites[0];

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, expect, request as apiRequest, test, type Page } from '@playwright/test';
 import { REFERENT, logIn, waitUntilReadyOffline, type SiteInfos } from '../helpers/e2e-field';
+import { apiLogIn } from '../helpers/e2e-login';
 
 const PROVIDER = { login: 'prestataire@demo.compost.fr', password: 'demo-compost' };
 const RUN = `e2e-hors-ligne-${Date.now().toString(36)}`;
@@ -51,7 +52,7 @@ test('a provider reloads the requests board without signal, processes a request 
   // A referent records 'Réparation à effectuer' on cell n°1 of one of their sites: the rules raise
   // a pending request 'Réparation effectuée' on it.
   const referent = await apiRequest.newContext({ baseURL });
-  expect((await referent.post('/api/login', { data: { username: REFERENT.login, password: REFERENT.password } })).ok()).toBe(true);
+  await apiLogIn(referent, REFERENT);
   const sites = (await (await referent.get('/api/admin/site/get/all/actif')).json()) as { id: number }[];
   const site = (await (await referent.get(`/api/admin/site/get/infos/pour/intervention/${sites[1].id}`)).json()) as SiteInfos;
   const cell1 = site.siteComposteurs.find((c) => c.numero === 1)!;

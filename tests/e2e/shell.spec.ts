@@ -1,7 +1,7 @@
 // The PWA baseline: manifest, service worker, offline reload, unknown routes and
 // the administrator's landing.
 import { expect, test, type Page } from '@playwright/test';
-import { logInAsAdmin } from '../helpers/e2e-login';
+import { PROVIDER, logIn, logInAsAdmin } from '../helpers/e2e-login';
 
 /** Resolves once the service worker is activated and controls the page (it claims clients). */
 async function waitForActiveServiceWorker(page: Page) {
@@ -167,11 +167,7 @@ test('a call answered 403 keeps the user logged in, on the screen that asked', a
 });
 
 test('a provider lands on the site choice with the drawer of its role', async ({ page }) => {
-  await page.goto('/login');
-  await page.getByLabel('Identifiant ou adresse mail').fill('prestataire@demo.compost.fr');
-  await page.getByLabel(/^Mot de passe/).fill('demo-compost');
-  await page.getByRole('button', { name: 'Connexion' }).click();
-  await expect(page).toHaveURL(/\/admin\/choix\/site$/);
+  await logIn(page, PROVIDER, /\/admin\/choix\/site$/);
   const drawer = page.getByRole('navigation', { name: 'Menu principal' });
   await expect(drawer.getByRole('link', { name: 'Choix du site' })).toBeVisible();
   for (const name of ['Saisir une intervention', 'Utilisateurs', 'Sites', 'Composteurs', 'Roles', 'Statistiques']) {

@@ -3,24 +3,27 @@
 import { screen } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { loggedAs, mockApi, renderApp, type MockHandler } from '../../src/web/app/test-utils';
+import { loggedAs, mockApi, renderApp, type MockHandler } from './web-app';
 
 /**
- * For the tests of the calling file: matchMedia('') matches, as in a real browser (the shared
- * stub of web-setup.ts matches nothing, and mantine-datatable shows a column only when its media
- * query, '' by default, matches); elements scroll (a table goes back to its top on a page
- * change); document.fonts exists (Mantine's autosize textarea listens to it). Call it at the top
- * level of the file or of a describe block.
+ * For the tests of the calling file (or describe block): matchMedia('') matches, as in a real
+ * browser (the shared stub of web-setup.ts matches nothing, and mantine-datatable shows a column
+ * only when its media query, '' by default, matches), and so do the queries of `alsoMatching`
+ * (a phone's width, for a screen that shows cards there); elements scroll (a table goes back to
+ * its top on a page change); document.fonts exists (Mantine's autosize textarea listens to it).
+ * Call it at the top level of the file or of a describe block; the block's end restores the
+ * matchMedia it found.
  */
-export function behaveLikeABrowserForTables() {
-  const originalMatchMedia = window.matchMedia;
+export function behaveLikeABrowserForTables({ alsoMatching = [] }: { alsoMatching?: readonly string[] } = {}) {
+  let previousMatchMedia: typeof window.matchMedia;
   beforeAll(() => {
+    previousMatchMedia = window.matchMedia;
     Element.prototype.scrollTo ??= function scrollTo() {};
     if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { configurable: true, value: { addEventListener() {}, removeEventListener() {} } });
-    window.matchMedia = (query: string) => ({ ...originalMatchMedia(query), matches: query.trim() === '' }) as MediaQueryList;
+    window.matchMedia = (query: string) => ({ ...previousMatchMedia(query), matches: query.trim() === '' || alsoMatching.includes(query) }) as MediaQueryList;
   });
   afterAll(() => {
-    window.matchMedia = originalMatchMedia;
+    window.matchMedia = previousMatchMedia;
   });
 }
 

@@ -1,11 +1,13 @@
-// jsdom lacks a few browser APIs Mantine relies on.
+// jsdom lacks a few browser APIs Mantine relies on. Whole-screen tests that need more of a real
+// browser (tables, phone widths) call behaveLikeABrowserForTables (web-screens.ts).
 import '@testing-library/jest-dom/vitest';
 import 'fake-indexeddb/auto';
 import { notifications } from '@mantine/notifications';
 import { afterEach } from 'vitest';
 
-if (!window.matchMedia) {
-  window.matchMedia = (query: string) =>
+// A test file may run in Node instead (`// @vitest-environment node`): no DOM to complete there.
+if (typeof window !== 'undefined') {
+  window.matchMedia ??= (query: string) =>
     ({
       matches: false,
       media: query,
@@ -16,14 +18,14 @@ if (!window.matchMedia) {
       removeEventListener: () => {},
       dispatchEvent: () => false,
     }) as MediaQueryList;
+  class ResizeObserverStub {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  }
+  (globalThis as unknown as { ResizeObserver: unknown }).ResizeObserver ??= ResizeObserverStub;
+  Element.prototype.scrollIntoView ??= function scrollIntoView() {};
 }
-class ResizeObserverStub {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-}
-(globalThis as unknown as { ResizeObserver: unknown }).ResizeObserver ??= ResizeObserverStub;
-Element.prototype.scrollIntoView ??= function scrollIntoView() {};
 
 // Toasts live in a module-level store that outlives each test's render: without this, the
 // toasts of earlier tests fill Mantine's five visible places and a later test's toast waits

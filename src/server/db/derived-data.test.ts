@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type RawBuilder } from 'kysely';
 import { TEST_DRIVERS, createAccount, openTestDatabase } from '../../../tests/helpers/test-app.js';
-import { createEquippedSite } from '../modules/interventions/test-factories.js';
+import { createEquippedSite } from '../modules/field-entry/test-factories.js';
 import type { DatabaseHandle, Db } from './client.js';
 
 const PAGE = fs.readFileSync(fileURLToPath(new URL('../../../docs/derived-data.md', import.meta.url)), 'utf8');

@@ -60,7 +60,7 @@ export function authListener(url: string, log?: DbLogger) {
     changes.setLive(false);
     changes.changed();
     if (stopped) return;
-    if (err) log?.warn({ err: errorSummary(err) }, 'PostgreSQL LISTEN connection lost: sessions read from the database until it is back');
+    if (err) log?.warn({ err: errorSummary(err) }, 'Connexion LISTEN à PostgreSQL perdue : les sessions sont lues dans la base jusqu’à son retour');
     schedule();
   }
 

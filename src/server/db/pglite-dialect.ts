@@ -1,6 +1,5 @@
 // A small Kysely dialect over PGlite's query(). PGlite has a single connection, so
 // connections are handed out one at a time: a transaction holds it until it ends.
-import type { PGlite } from '@electric-sql/pglite';
 import {
   CompiledQuery,
   PostgresAdapter,
@@ -15,6 +14,15 @@ import {
 } from 'kysely';
 import type { ConnectionWatcher } from './auth-changes.js';
 
+/**
+ * What the dialect uses of PGlite: PGlite itself on this thread, or its worker thread
+ * (pglite-worker-client.ts), which answers the same two calls.
+ */
+export interface PGliteQueries {
+  query<R>(sql: string, params: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>;
+  exec(sql: string): Promise<{ rows: unknown[]; affectedRows?: number }[]>;
+}
+
 class Mutex {
   private tail: Promise<void> = Promise.resolve();
   lock(): Promise<() => void> {
@@ -28,7 +36,7 @@ class Mutex {
 
 class PGliteConnection implements DatabaseConnection {
   constructor(
-    private readonly pg: PGlite,
+    private readonly pg: PGliteQueries,
     private readonly watcher?: ConnectionWatcher,
   ) {}
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
@@ -55,7 +63,7 @@ class PGliteDriver implements Driver {
   private readonly mutex = new Mutex();
   private readonly releases = new WeakMap<DatabaseConnection, () => void>();
   private readonly connection: PGliteConnection;
-  constructor(pg: PGlite, watcher?: ConnectionWatcher) {
+  constructor(pg: PGliteQueries, watcher?: ConnectionWatcher) {
     this.connection = new PGliteConnection(pg, watcher);
   }
   async init() {}
@@ -84,7 +92,7 @@ class PGliteDriver implements Driver {
 
 export class PGliteDialect implements Dialect {
   constructor(
-    private readonly pg: PGlite,
+    private readonly pg: PGliteQueries,
     private readonly watcher?: ConnectionWatcher,
   ) {}
   createAdapter() {

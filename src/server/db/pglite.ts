@@ -1,5 +1,6 @@
 // Embedded PGlite, in a directory or in memory (tests), with the lock file that keeps a second
-// process out of its directory.
+// process out of its directory. It runs on the main thread, or with PGLITE_WORKER=1 in a worker
+// thread of its own (pglite-worker-client.ts; docs/sizing.md compares the two).
 import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely } from 'kysely';
@@ -7,6 +8,8 @@ import type { Database } from './schema.js';
 import type { DatabaseHandle } from './client.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { AuthChanges, ConnectionWatcher } from './auth-changes.js';
+import { createPGlite } from './pglite-engine.js';
+import { PGliteWorkerClient } from './pglite-worker-client.js';
 
 export class DatabaseLockedError extends Error {}
 
@@ -109,20 +112,30 @@ function takeLock(dir: string): () => void {
   throw new DatabaseLockedError(`Impossible de verrouiller ${dir}`);
 }
 
-export async function openPGlite(dir: string | null): Promise<DatabaseHandle> {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { unaccent } = await import('@electric-sql/pglite/contrib/unaccent');
-  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+/**
+ * Whether PGlite runs in a worker thread. A database in a directory (the served app, the
+ * command-line tools) does by default: a long statement (an export's batch, a deep list) then
+ * no longer holds requests that need no statement, such as /api/health or a known session.
+ * An in-memory database (tests) stays on the main thread, where it starts faster.
+ * PGLITE_WORKER=0 (or false) keeps a directory on the main thread, 1 (or true) moves memory to
+ * a worker.
+ */
+export function pgliteWorkerWanted(dir: string | null, env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = env.PGLITE_WORKER?.trim() ?? '';
+  if (/^(1|true)$/i.test(value)) return true;
+  if (/^(0|false)$/i.test(value)) return false;
+  return dir !== null;
+}
+
+export async function openPGlite(dir: string | null, opts: { worker?: boolean } = {}): Promise<DatabaseHandle> {
+  const worker = opts.worker ?? pgliteWorkerWanted(dir);
   let unlock = () => {};
   if (dir) {
     fs.mkdirSync(dir, { recursive: true });
     unlock = takeLock(dir);
   }
   try {
-    const pglite = await PGlite.create(dir ?? undefined, {
-      extensions: { unaccent, pg_trgm },
-      parsers: { 1700: (v: string) => Number(v), 20: (v: string) => Number(v) },
-    });
+    const pglite = worker ? await PGliteWorkerClient.start(dir) : await createPGlite(dir);
     // One process holds the directory: its own writes are every change there is.
     const changes = new AuthChanges(true);
     const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite, new ConnectionWatcher(changes)) });

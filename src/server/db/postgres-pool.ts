@@ -65,7 +65,7 @@ export function createPostgres(url: string, opts: PostgresOptions = {}): Databas
   });
   // An idle connection the server drops is reported here (then removed by the pool);
   // without a listener this 'error' would end the process.
-  pool.on('error', (err) => opts.log?.warn({ err: errorSummary(err) }, 'PostgreSQL connection lost while idle'));
+  pool.on('error', (err) => opts.log?.warn({ err: errorSummary(err) }, 'Connexion PostgreSQL inactive perdue'));
   // A connection in use reports its loss to the query that fails with it, and also as an
   // 'error' event that the pool does not listen to while the connection is lent out.
   pool.on('connect', (client) => client.on('error', () => undefined));

@@ -17,7 +17,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_CONFIG, TEST_DRIVERS, createAccount, createTestApp, loggedAs, login, openTestDatabase } from '../../../tests/helpers/test-app.js';
-import { createEquippedSite } from '../modules/interventions/test-factories.js';
+import { createEquippedSite } from '../modules/field-entry/test-factories.js';
 import { loadConfig } from '../config.js';
 import { startServer } from '../main.js';
 import { createApp } from '../app.js';

@@ -185,7 +185,7 @@ export default fp<{ db: Db; secureCookies: boolean; publicUrl?: string; changes?
     const expiresAt = pushedTo ? new Date(pushedTo).getTime() : now;
     entry.lastSeenAt = now;
     entry.expiresAt = expiresAt;
-    request.server.log.debug({ account: accountId }, 'session extended');
+    request.server.log.debug({ account: accountId }, 'Session prolongée');
     (request as RefreshingRequest).refreshCookie = { token, maxAge: Math.max(0, Math.floor((expiresAt - now) / 1000)) };
   }
 

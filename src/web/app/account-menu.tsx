@@ -4,7 +4,7 @@
 import { ActionIcon, Menu } from '@mantine/core';
 import { IconLogin, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
-import { requestLogout } from './logout';
+import { requestLogout } from '../session/logout';
 
 export interface AccountMenuProps {
   logged: boolean;

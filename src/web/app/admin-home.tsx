@@ -4,7 +4,7 @@ import { Navigate } from 'react-router';
 import { homePathFor } from '../../shared/permissions';
 import { browser } from '../lib/browser';
 import { FullScreenLoader } from '../components/full-screen-loader';
-import { useSessionStore } from './session-store';
+import { useSessionStore } from '../session/session-store';
 
 export function AdminHome() {
   const roles = useSessionStore((s) => s.roles);

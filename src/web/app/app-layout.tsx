@@ -11,10 +11,10 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useLocation } from 'react-router';
 import { navFor } from '../../shared/permissions';
 import { setAppName } from '../components/page-title';
-import { appInfoQuery } from './bootstrap.api';
+import { appInfoQuery } from '../session/bootstrap.api';
 import { HeaderSlot } from './header-slot';
-import { useExtraNavEntries, withExtras } from './nav-extras';
-import { useSessionStore } from './session-store';
+import { useExtraNavEntries, withExtras } from '../lib/nav-extras';
+import { useSessionStore } from '../session/session-store';
 
 // Loaded right away but not waited for: the screens are usable without it (account-menu.tsx).
 const AccountMenu = lazy(() => import('./account-menu'));

@@ -3,9 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PageTitle } from '../components/page-title';
 import { browser } from '../lib/browser';
-import { registerHeaderItem } from './header-slot';
-import { registerBeforeLogout } from './logout';
-import { loggedAs, mockApi, renderApp, reply } from './test-utils';
+import { registerHeaderItem } from '../lib/header-items';
+import { registerBeforeLogout } from '../session/logout';
+import { loggedAs, mockApi, renderApp, reply } from '../../../tests/helpers/web-app';
 
 const screenAt = (path: string, text: string) => ({ path, element: <p>{text}</p> });
 

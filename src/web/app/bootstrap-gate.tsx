@@ -6,8 +6,8 @@ import { useQuery } from '@tanstack/react-query';
 import { loadsAllActiveSites } from '../../shared/permissions';
 import { FullScreenLoader } from '../components/full-screen-loader';
 import { PageMessage } from '../components/page-message';
-import { activeSitesQuery, loggedQuery, typeActionsQuery } from './bootstrap.api';
-import { useSessionStore } from './session-store';
+import { activeSitesQuery, loggedQuery, typeActionsQuery } from '../session/bootstrap.api';
+import { useSessionStore } from '../session/session-store';
 
 export function BootstrapGate({ children }: { children: ReactNode }) {
   const logged = useQuery(loggedQuery());

@@ -9,7 +9,7 @@ import { AdminHome } from './admin-home';
 import { AppLayout } from './app-layout';
 import { BootstrapGate } from './bootstrap-gate';
 import { NotFoundPage } from './not-found-page';
-import { RequireLogin } from './require-login';
+import { RequireLogin } from '../components/require-login';
 import { RouteError } from './route-error';
 import { collectPaths } from './route-paths';
 

@@ -14,7 +14,7 @@ import { IsRestoringProvider, QueryClientProvider, type QueryClient } from '@tan
 import dayjs from 'dayjs';
 import 'dayjs/locale/fr';
 import { queryClient as appQueryClient } from '../lib/query-client';
-import { useSessionStore, type SessionState } from './session-store';
+import { useSessionStore, type SessionState } from '../session/session-store';
 import './modal-events';
 import { theme } from './theme';
 import { UpdatePrompt } from './update-prompt';

@@ -5,7 +5,7 @@
 import { createBrowserRouter } from 'react-router';
 import { accountRoutes } from '../modules/account/account.routes';
 import { compostersRoutes } from '../modules/composters/composters.routes';
-import { interventionsPublicRoutes, interventionsRoutes } from '../modules/interventions/interventions.routes';
+import { fieldEntryPublicRoutes, fieldEntryRoutes } from '../modules/field-entry/field-entry.routes';
 import { interventionsAdminRoutes } from '../modules/interventions/interventions-admin.routes';
 import { requestsRoutes } from '../modules/requests/requests.routes';
 import { statisticsRoutes } from '../modules/statistics/statistics.routes';
@@ -20,8 +20,8 @@ import { buildRoutes, type RouteGroups } from './build-routes';
 
 export const ROUTE_GROUPS: RouteGroups = {
   // The public interventions list comes first: the contract checks it before the others.
-  publicRoutes: [...interventionsPublicRoutes, ...accountRoutes, ...publicSitesRoutes],
-  loggedRoutes: [...usersRoutes, ...rolesRoutes, ...compostersRoutes, ...siteTypesRoutes, ...sitesRoutes, ...interventionsRoutes, ...interventionsAdminRoutes, ...requestsRoutes, ...statisticsRoutes, ...alertsRoutes, ...yearlyReportRoutes],
+  publicRoutes: [...fieldEntryPublicRoutes, ...accountRoutes, ...publicSitesRoutes],
+  loggedRoutes: [...usersRoutes, ...rolesRoutes, ...compostersRoutes, ...siteTypesRoutes, ...sitesRoutes, ...fieldEntryRoutes, ...interventionsAdminRoutes, ...requestsRoutes, ...statisticsRoutes, ...alertsRoutes, ...yearlyReportRoutes],
 };
 
 export function createAppRouter() {

@@ -6,8 +6,8 @@
 import { Blob as NodeBlob } from 'node:buffer';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { waitFor } from '@testing-library/react';
-import { loggedAs, mockApi, reply, type MockHandler } from '../app/test-utils';
-import { useSessionStore } from '../app/session-store';
+import { loggedAs, mockApi, reply, type MockHandler } from '../../../tests/helpers/web-app';
+import { useSessionStore } from '../session/session-store';
 import type { OutboxEntry } from './db';
 import { SESSION_EXPIRED_MESSAGE } from './outbox';
 import { useConnectivityStore } from './connectivity';

@@ -7,7 +7,7 @@
 // server confirms leaves a receipt (db.ts `sent`) for the outbox page, and each drain is told
 // to the listeners of onDrained (the shell's 'N saisie(s) envoyée(s)' toast).
 import { quietApi } from '../lib/api';
-import { useSessionStore } from '../app/session-store';
+import { useSessionStore } from '../session/session-store';
 import type { InterventionSubmission } from '../../shared/schemas/interventions';
 import type { FieldError } from '../../shared/errors';
 import type { OutboxEntry, OutboxPhoto } from './db';

@@ -4,7 +4,7 @@
 //   trail of a deleted intervention stays.
 // - Every list order is an index walk that stops after the page: (date, id) for the date sort
 //   (both directions, NOT NULL so no NULLS clause), (fk, date, id) for the sorts by a
-//   referenced label, walked group by group in label order (interventions.repository.ts).
+//   referenced label, walked group by group in label order (interventions-admin.repository.ts).
 //   The cell's type and number are copied on the row (type_bac_id, numero_bac) since the list
 //   sorts and filters by them; a cheap BEFORE trigger fills them, so the add path is unchanged.
 // - intervention_count: exact number of interventions per (site, action) and per site, kept by

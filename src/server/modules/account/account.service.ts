@@ -125,7 +125,7 @@ export function createAccountService(deps: AppDeps, log: FastifyBaseLogger) {
       await repo.insertToken({ tokenHash: hashToken(token), accountId: account.id, purpose: 'reset', expiresAt: new Date(Date.now() + RESET_TTL_MS) });
       const sending = mailer
         .send(resetMail({ appName: config.APP_NAME, to: account.email, nom: account.nom, prenom: account.prenom, link: `${config.publicUrl}/reset/${token}` }))
-        .catch((err: unknown) => log.error({ err, account: account.id }, 'password reset mail not sent'))
+        .catch((err: unknown) => log.error({ err, account: account.id }, 'Mail de réinitialisation du mot de passe non envoyé'))
         .finally(() => pending.delete(sending));
       pending.add(sending);
     },

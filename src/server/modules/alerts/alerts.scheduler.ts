@@ -76,7 +76,7 @@ export function startAlertScheduler(deps: AlertsJobDeps & { at: string; log: Pic
   const runDue = () => {
     const now = clock();
     current = job.run({ trigger: 'schedule', now, slot: lastSlot(deps.at, now) }).catch((e: unknown) => {
-      deps.log.error({ err: e }, 'alerts run failed');
+      deps.log.error({ err: e }, 'Calcul des alertes en échec');
       return null;
     });
     return current;

@@ -188,7 +188,7 @@ export function createAlertsJob(deps: AlertsJobDeps) {
       } catch (e) {
         // The claim goes back: the next run (or tomorrow's) sends this person's digest.
         await repo.releaseDigest(accountId, jour);
-        deps.log?.error({ err: e, account: accountId }, 'alerts digest not sent');
+        deps.log?.error({ err: e, account: accountId }, 'Résumé des alertes non envoyé');
       }
     }
     return sent;
@@ -230,7 +230,7 @@ export function createAlertsJob(deps: AlertsJobDeps) {
     const mails = await sendDigests(now);
     await repo.updateRun(computed.runId, { mails, finishedAt: new Date() });
     const ms = { computeMs: Math.round(computedAt - started), digestMs: Math.round(performance.now() - computedAt) };
-    deps.log?.info({ trigger: opts.trigger, ouvertes: computed.ouvertes, fermees: computed.fermees, mails, ...ms }, 'alerts computed');
+    deps.log?.info({ trigger: opts.trigger, ouvertes: computed.ouvertes, fermees: computed.fermees, mails, ...ms }, 'Alertes calculées');
     return { status: 'done', ouvertes: computed.ouvertes, fermees: computed.fermees, mails };
   }
 

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { TEST_DRIVERS, createAccount, createTestApp, loggedAs, openTestDatabase } from '../../../../tests/helpers/test-app.js';
 import { openPostgres } from '../../db/client.js';
 import { createMemoryMailer } from '../../mailer.js';
-import { createCell, createEquippedSite, createPendingDemande } from '../interventions/test-factories.js';
+import { createCell, createEquippedSite, createPendingDemande } from '../field-entry/test-factories.js';
 import { createAlertsJob } from './alerts.service.js';
 import { lastSlot, nextSlot, startAlertScheduler } from './alerts.scheduler.js';
 import { digestMail } from './alerts.mails.js';

@@ -32,7 +32,7 @@ export default async function healthRoutes(fastify: FastifyInstance, deps: AppDe
       await withTimeout(sql`select 1`.execute(deps.db), READY_TIMEOUT_MS);
       return { status: 'ok' as const };
     } catch (err) {
-      request.log.warn({ err }, 'not ready: the database does not answer');
+      request.log.warn({ err }, 'Pas prêt : la base de données ne répond pas');
       return reply.status(503).send({ status: 'error' as const, message: NOT_READY_MESSAGE });
     }
   });

@@ -22,7 +22,7 @@ import {
   type InterventionUpdate,
 } from '../../../shared/schemas/interventions-admin.js';
 import { createInterventionsAdminRepository, type InterventionListRecord } from './interventions-admin.repository.js';
-import { createInterventionsRepository } from './interventions.repository.js';
+import { createFieldEntryRepository } from '../field-entry/field-entry.repository.js';
 import { STATUT_REALISEE } from '../../../shared/domain.js';
 import type { PhotoRef } from '../../../shared/schemas/photos.js';
 import { REQUEST_MESSAGES } from '../../../shared/schemas/requests.js';
@@ -96,7 +96,8 @@ function snapshot(row: LockedRow) {
 
 export function createInterventionsAdminService(db: Db) {
   const repo = createInterventionsAdminRepository(db);
-  const base = createInterventionsRepository(db);
+  // The site, its cells and the action catalogue, read as the field entry checks an entry.
+  const base = createFieldEntryRepository(db);
   const photosRepo = createPhotosRepository(db);
 
   // The catalogue only changes with a migration; read before a transaction opens (on PGlite a
@@ -147,7 +148,7 @@ export function createInterventionsAdminService(db: Db) {
       const { typeActions, constantes } = await loadCatalogue();
       return base.transaction(async (conn) => {
         const r = createInterventionsAdminRepository(conn);
-        const b = createInterventionsRepository(conn);
+        const b = createFieldEntryRepository(conn);
         const lifecycle = createRequestLifecycle(conn);
         const cur = await r.lockIntervention(id);
         if (!cur) throw new NotFoundError(INTERVENTION_ADMIN_MESSAGES.notFound);

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DRIVERS, createAccount, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
-import { createEquippedSite } from './test-factories.js';
+import { createEquippedSite } from '../field-entry/test-factories.js';
 import { createInterventionsAdminRepository } from './interventions-admin.repository.js';
 import { storeTestPhoto } from '../photos/test-factories.js';
 

@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DRIVERS, createAccount, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
-import { createEquippedSite } from './test-factories.js';
+import { createEquippedSite } from '../field-entry/test-factories.js';
 import { createInterventionTablesService } from './interventions-tables.service.js';
 import { sqlCsvDecimal } from './interventions-admin.repository.js';
 import { formatCsvCell } from '../../csv.js';

@@ -20,7 +20,7 @@ import type {
 import { EXPORT_HEADERS, FULL_SEARCH, createInterventionsAdminRepository, type InterventionListRecord, type ListFilter, type SearchScope } from './interventions-admin.repository.js';
 import type { PhotoRef } from '../../../shared/schemas/photos.js';
 import { createPhotosRepository } from '../photos/photos.repository.js';
-import { createInterventionsRepository } from './interventions.repository.js';
+import { createFieldEntryRepository } from '../field-entry/field-entry.repository.js';
 import { SITE_STATUT } from '../../../shared/domain.js';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -102,7 +102,7 @@ export function adminFilterOf(query: Pick<InterventionAdminListQuery, 'id' | 'fi
 
 export function createInterventionTablesService(db: Db) {
   const repo = createInterventionsAdminRepository(db);
-  const base = createInterventionsRepository(db);
+  const base = createFieldEntryRepository(db);
   const photosRepo = createPhotosRepository(db);
 
   return {

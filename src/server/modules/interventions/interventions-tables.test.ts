@@ -4,7 +4,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DRIVERS, createAccount, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
-import { createEquippedSite } from './test-factories.js';
+import { createEquippedSite } from '../field-entry/test-factories.js';
 import { createInterventionsAdminRepository, interventionListQueries, type ResolvedSearch } from './interventions-admin.repository.js';
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;

@@ -1,14 +1,14 @@
-// Routes of the interventions domain: the site sheet's site info, the
-// idempotent add, the public per-site table, and the administration: lists, one
-// intervention, correction, deletion and export. The tables (lists, search, export) are
-// interventions-tables.service.ts; the add, correction and deletion their own services.
+// Routes of the recorded interventions: the administrators' lists, one intervention, its
+// correction and deletion, the export, and the public per-site table (read-only, built on the
+// same list SQL). The tables (lists, search, export) are interventions-tables.service.ts;
+// correction and deletion interventions-admin.service.ts. Recording them (the phone's site sheet
+// data and the add) is the field entry's: field-entry/field-entry.routes.ts.
 import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps.js';
-import { errorBodySchema } from '../../../shared/errors.js';
 import { idParamsSchema } from '../../../shared/schemas/common.js';
-import { interventionAddResponseSchema, interventionSubmissionSchema, siteInfosSchema, siteInterventionListQuerySchema } from '../../../shared/schemas/interventions.js';
+import { siteInterventionListQuerySchema } from '../../../shared/schemas/interventions.js';
 import {
   interventionAdminListQuerySchema,
   interventionAdminTableSchema,
@@ -19,7 +19,6 @@ import {
   publicSiteInterventionListSchema,
 } from '../../../shared/schemas/interventions-admin.js';
 import { sendCsvBody } from '../../csv.js';
-import { createInterventionsService } from './interventions.service.js';
 import { createInterventionsAdminService } from './interventions-admin.service.js';
 import { createInterventionTablesService } from './interventions-tables.service.js';
 
@@ -27,26 +26,10 @@ const siteIdParams = idParamsSchema;
 
 export default async function interventionsRoutes(fastify: FastifyInstance, deps: AppDeps) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const service = createInterventionsService(deps.db);
   const admin = createInterventionsAdminService(deps.db);
   const tables = createInterventionTablesService(deps.db);
   // Checked before the payload: a caller without the role learns nothing about the schema.
   const canList = app.guard('intervention.list');
-
-  app.get(
-    '/admin/site/get/infos/pour/intervention/:id',
-    { onRequest: app.guard('intervention.add'), schema: { params: siteIdParams, response: { 200: siteInfosSchema } } },
-    (request) => service.siteInfos(request.user!, request.params.id),
-  );
-
-  app.post(
-    '/admin/intervention/add',
-    {
-      onRequest: app.guard('intervention.add'),
-      schema: { body: interventionSubmissionSchema, response: { 200: interventionAddResponseSchema, 409: errorBodySchema } },
-    },
-    (request) => service.add(request.user!, request.body),
-  );
 
   // Public: anyone holding a site's link (the QR label on a bin) may see what was done there;
   // names and free text only with a session.

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { TEST_DRIVERS, createAccount, createTestApp, login, loggedAs } from '../../../../tests/helpers/test-app.js';
-import { createEquippedSite } from '../interventions/test-factories.js';
+import { createEquippedSite } from '../field-entry/test-factories.js';
 import { createPhotosRepository } from './photos.repository.js';
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;

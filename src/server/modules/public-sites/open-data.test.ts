@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DRIVERS, createTestApp } from '../../../../tests/helpers/test-app.js';
-import { createCell, createEquippedSite, createSite } from '../interventions/test-factories.js';
+import { createCell, createEquippedSite, createSite } from '../field-entry/test-factories.js';
 import { etagMatches } from './open-data.routes.js';
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;

@@ -9,7 +9,7 @@ import { createApp } from '../../app.js';
 import { createMemoryMailer } from '../../mailer.js';
 import { seedCities } from '../../db/seed.js';
 import { PUBLIC_SITE_HTML } from '../../plugins/web.js';
-import { createEquippedSite, createSite } from '../interventions/test-factories.js';
+import { createEquippedSite, createSite } from '../field-entry/test-factories.js';
 
 const TEMPLATE = `<!doctype html>
 <html lang="fr">

@@ -84,7 +84,7 @@ export function createPublicSitesService(deps: AppDeps & { now?: () => number },
     try {
       await deps.mailer.send(reportHandledMail(mail));
     } catch (err) {
-      log.warn({ err }, 'report answer not sent');
+      log.warn({ err }, 'Réponse au signalement non envoyée');
     }
   }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_CONFIG, TEST_DRIVERS, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
-import { createCell, createEquippedSite, createSite } from '../interventions/test-factories.js';
+import { createCell, createEquippedSite, createSite } from '../field-entry/test-factories.js';
 import type { Db } from '../../db/client.js';
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DRIVERS, openTestDatabase } from '../../../../tests/helpers/test-app.js';
 import { seedCities, SAMPLE_STREETS_FILE } from '../../db/seed.js';
-import { createSite } from '../interventions/test-factories.js';
+import { createSite } from '../field-entry/test-factories.js';
 import { importStreets, numberKey, streetKey } from './streets-import.js';
 
 describe('address keys', () => {

@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DRIVERS, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
-import { createEquippedSite, createPendingDemande } from '../interventions/test-factories.js';
+import { createEquippedSite, createPendingDemande } from '../field-entry/test-factories.js';
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;
 type Logged = Awaited<ReturnType<typeof loggedAs>>;

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { TEST_DRIVERS, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
-import { createEquippedSite, createPendingDemande } from '../interventions/test-factories.js';
+import { createEquippedSite, createPendingDemande } from '../field-entry/test-factories.js';
 import { storeTestPhoto } from '../photos/test-factories.js';
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;

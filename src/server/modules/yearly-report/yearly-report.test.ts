@@ -2,7 +2,7 @@
 // figures as the statistics routes for the same year and site, the CSV, and who may read it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DRIVERS, createAccount, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
-import { createEquippedSite } from '../interventions/test-factories.js';
+import { createEquippedSite } from '../field-entry/test-factories.js';
 import { STATS_SERIES } from '../../../shared/schemas/statistics.js';
 import { REPORT_LITRES, type YearlyReport } from '../../../shared/schemas/yearly-report.js';
 

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LOGIN_MESSAGES } from '../../../shared/schemas/account';
 import { UNAUTHORIZED_FLASH_KEY } from '../../lib/api';
 import { browser } from '../../lib/browser';
-import { loggedAs, mockApi, renderApp, reply } from '../../app/test-utils';
+import { loggedAs, mockApi, renderApp, reply } from '../../../../tests/helpers/web-app';
 import { accountRoutes } from './account.routes';
 
 const adminScreens = [

@@ -7,8 +7,8 @@ import { Link, Navigate } from 'react-router';
 import { loginSchema } from '../../../shared/schemas/account';
 import { NETWORK_ERROR_MESSAGE, readFailure, UNAUTHORIZED_FLASH_KEY } from '../../lib/api';
 import { useZodForm } from '../../lib/form';
-import { setLoggedUser } from '../../app/bootstrap.api';
-import { useSessionStore } from '../../app/session-store';
+import { setLoggedUser } from '../../session/bootstrap.api';
+import { useSessionStore } from '../../session/session-store';
 import { AccountCard } from './account-card';
 import { login } from './account.api';
 

@@ -5,7 +5,7 @@ import { Alert, Button, Center, Checkbox, Group, Loader, Stack, Text } from '@ma
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { can } from '../../../shared/permissions';
 import { ALERT_LABELS, type AlertKind } from '../../../shared/schemas/alerts';
-import { useSessionStore } from '../../app/session-store';
+import { useSessionStore } from '../../session/session-store';
 import { PageMessage } from '../../components/page-message';
 import { PageTitle } from '../../components/page-title';
 import { readFailure } from '../../lib/api';

@@ -6,7 +6,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { can } from '../../../shared/permissions';
 import { alertSettingsSchema, type AlertSettings } from '../../../shared/schemas/alerts';
-import { useSessionStore } from '../../app/session-store';
+import { useSessionStore } from '../../session/session-store';
 import { ErrorBanner } from '../../components/form-dialog';
 import { PageMessage } from '../../components/page-message';
 import { PageTitle } from '../../components/page-title';

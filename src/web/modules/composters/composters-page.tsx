@@ -9,7 +9,7 @@ import { DataTable, type ListColumn } from '../../components/data-table';
 import { PageMessage } from '../../components/page-message';
 import { useListQuery } from '../../components/use-list-query';
 import { formatLitres } from '../../lib/format';
-import { useSessionStore } from '../../app/session-store';
+import { useSessionStore } from '../../session/session-store';
 import { ComposterAddDialog } from './composter-add-dialog';
 import { COMPOSTERS_LIST_URL, compostersKeys } from './composters.api';
 

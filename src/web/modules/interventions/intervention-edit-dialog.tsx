@@ -8,7 +8,7 @@ import { Modal, Stack, Text } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import { typeActionsQuery } from '../../app/bootstrap.api';
+import { typeActionsQuery } from '../../session/bootstrap.api';
 import { DialogLoader, ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
 import { useSaveAction } from '../../lib/form';
 import { notifySuccess } from '../../lib/notify';
@@ -17,11 +17,9 @@ import type { FieldError } from '../../../shared/errors';
 import { INTERVENTION_MESSAGES, validateBlocksAgainstCatalogue } from '../../../shared/schemas/intervention-rules';
 import { INTERVENTION_ADMIN_MESSAGES, type InterventionAdminRow, type InterventionDetail } from '../../../shared/schemas/interventions-admin';
 import type { TypeAction, TypeActionConstante } from '../../../shared/schemas/reference';
-import { InterventionBlockFields, type BlockField } from './intervention-block-fields';
-import { constantesQuery } from './interventions.api';
+import { constantesQuery, DATE_FORMAT, InterventionBlockFields, toSubmission, type BlockField, type BlockFormValues } from '../field-entry/public';
 import { interventionDetailQuery, updateIntervention } from './interventions-admin.api';
 import { InterventionPhotos } from './intervention-photos';
-import { DATE_FORMAT, toSubmission, type BlockFormValues } from './site-sheet-form';
 
 /** What an intervention's photos show, for screen readers: 'Réparation à effectuer, cellule n°1, Épinette, le 10/01/2026 14:05'. */
 export function photosSubject(r: Pick<InterventionAdminRow, 'typeAction' | 'numeroBac' | 'site' | 'date'>): string {

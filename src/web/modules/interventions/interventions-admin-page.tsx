@@ -12,8 +12,8 @@ import { ActionIcon, Alert, Button, Stack, Text, Tooltip, VisuallyHidden } from 
 import { modals } from '@mantine/modals';
 import { IconDownload, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { typeActionsQuery } from '../../app/bootstrap.api';
-import { useSessionStore } from '../../app/session-store';
+import { typeActionsQuery } from '../../session/bootstrap.api';
+import { useSessionStore } from '../../session/session-store';
 import { DATE_TIME_FILTER_HINT, DataTable, type ListColumn } from '../../components/data-table';
 import { useListQuery, type FilterValue } from '../../components/use-list-query';
 import { readFailure } from '../../lib/api';

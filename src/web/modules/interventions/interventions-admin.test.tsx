@@ -1,7 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { loggedAs, mockApi, renderApp, reply } from '../../app/test-utils';
+import { loggedAs, mockApi, renderApp, reply } from '../../../../tests/helpers/web-app';
+import { behaveLikeABrowserForTables } from '../../../../tests/helpers/web-screens';
 import type { InterventionAdminListRow, InterventionDetail } from '../../../shared/schemas/interventions-admin';
 import { downloader } from '../../lib/download';
 import { interventionsAdminRoutes } from './interventions-admin.routes';
@@ -82,15 +83,7 @@ function mockScreen(roles: string[], extra: Parameters<typeof mockApi>[0] = {}) 
   });
 }
 
-const originalMatchMedia = window.matchMedia;
-beforeAll(() => {
-  Element.prototype.scrollTo ??= function scrollTo() {};
-  if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { configurable: true, value: { addEventListener() {}, removeEventListener() {} } });
-  window.matchMedia = (query: string) => ({ ...originalMatchMedia(query), matches: query.trim() === '' }) as MediaQueryList;
-});
-afterAll(() => {
-  window.matchMedia = originalMatchMedia;
-});
+behaveLikeABrowserForTables();
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -98,10 +91,13 @@ afterEach(() => {
 
 const FULL = ['ROLE_ADMIN_SITE', 'ROLE_ADMIN_UPDATE', 'ROLE_ADMIN_DELETE'];
 
+/** The whole app on the interventions administration, at `path` (its query string carries the list's state). */
+const openList = (path = '/admin/interventions') => renderApp(path, { loggedRoutes: interventionsAdminRoutes });
+
 describe('interventions administration screen', () => {
   it('shows the columns of the spec, newest first by 20, without edit or delete for ROLE_ADMIN alone', async () => {
     const api = mockScreen(['ROLE_ADMIN']);
-    renderApp('/admin/interventions', { loggedRoutes: interventionsAdminRoutes });
+    openList();
     const table = await screen.findByRole('table', { name: 'Interventions' }, { timeout: 10_000 });
     await within(table).findByText('55 °C', {}, { timeout: 5000 });
     const headers = [...table.querySelectorAll('thead th')].map((h) => h.textContent?.trim());
@@ -118,7 +114,7 @@ describe('interventions administration screen', () => {
 
   it('shows the photos of an intervention as thumbnails in their column, which open full screen', async () => {
     mockScreen(['ROLE_ADMIN']);
-    renderApp('/admin/interventions', { loggedRoutes: interventionsAdminRoutes });
+    openList();
     const table = await screen.findByRole('table', { name: 'Interventions' }, { timeout: 10_000 });
     const repair = (await within(table).findByText('Trappe bloquée', {}, { timeout: 5000 })).closest('tr')!;
     const strip = within(repair).getByRole('list', { name: 'Photos : Réparation à effectuer, cellule n°1, Épinette, le 10/01/2026 14:05' });
@@ -132,7 +128,7 @@ describe('interventions administration screen', () => {
 
   it('disables the buttons of a locked intervention and says why', async () => {
     mockScreen(FULL);
-    renderApp('/admin/interventions', { loggedRoutes: interventionsAdminRoutes });
+    openList();
     await screen.findByText('Trappe réparée', {}, { timeout: 10_000 });
     expect(screen.getAllByRole('button', { name: 'Modifier' })).toHaveLength(2);
     const lockedEdit = screen.getByRole('button', { name: 'Impossible de modifier car liée à une autre intervention' });
@@ -145,7 +141,7 @@ describe('interventions administration screen', () => {
     const api = mockScreen(FULL, {
       'PUT /api/admin/intervention/delete/2': reply(200, { status: 'success', message: "Intervention et demande d'intervention liée supprimées", demandeSupprimee: 9 }),
     });
-    renderApp('/admin/interventions', { loggedRoutes: interventionsAdminRoutes });
+    openList();
     await screen.findByText('Trappe bloquée', {}, { timeout: 10_000 });
     const user = userEvent.setup({ delay: null });
     await user.click(screen.getAllByRole('button', { name: 'Supprimer' })[1]);
@@ -161,7 +157,7 @@ describe('interventions administration screen', () => {
     mockScreen(FULL, {
       'PUT /api/admin/intervention/delete/1': reply(409, { status: 'error', message: 'Impossible à supprimer car liée à une autre intervention' }),
     });
-    renderApp('/admin/interventions', { loggedRoutes: interventionsAdminRoutes });
+    openList();
     await screen.findByText('55 °C', {}, { timeout: 10_000 });
     const user = userEvent.setup({ delay: null });
     await user.click(screen.getAllByRole('button', { name: 'Supprimer' })[0]);
@@ -183,7 +179,7 @@ describe('interventions administration screen', () => {
             })
           : reply(200, { status: 'success', message: 'Intervention modifiée', demandesAnnulees: [], demandesCreees: [] }),
     });
-    renderApp('/admin/interventions', { loggedRoutes: interventionsAdminRoutes });
+    openList();
     await screen.findByText('55 °C', {}, { timeout: 10_000 });
     const user = userEvent.setup({ delay: null });
     await user.click(screen.getAllByRole('button', { name: 'Modifier' })[0]);
@@ -211,7 +207,7 @@ describe('interventions administration screen', () => {
 
   it('searches on the server once the typing has paused for a second', async () => {
     const api = mockScreen(['ROLE_ADMIN']);
-    renderApp('/admin/interventions', { loggedRoutes: interventionsAdminRoutes });
+    openList();
     await screen.findByText('55 °C', {}, { timeout: 10_000 });
     const user = userEvent.setup({ delay: null });
     const searches = () => api.callsTo('GET', '/api/admin/intervention/get/list/by/filters').map((c) => new URL(c.path, 'http://x').searchParams.get('search'));
@@ -226,7 +222,7 @@ describe('interventions administration screen', () => {
     const api = mockScreen(['ROLE_ADMIN']);
     const start = vi.spyOn(downloader, 'start').mockImplementation(() => {});
     try {
-      renderApp('/admin/interventions', { loggedRoutes: interventionsAdminRoutes });
+      openList();
       await screen.findByText('55 °C', {}, { timeout: 10_000 });
       const user = userEvent.setup({ delay: null });
       await user.type(screen.getByRole('textbox', { name: 'Rechercher' }), 'durand');
@@ -249,7 +245,7 @@ describe('interventions administration screen', () => {
     const start = vi.spyOn(downloader, 'start').mockImplementation(() => {});
     const online = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
     try {
-      renderApp('/admin/interventions', { loggedRoutes: interventionsAdminRoutes });
+      openList();
       await screen.findByText('55 °C', {}, { timeout: 10_000 });
       await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'Exporter en CSV' }));
       expect(start).not.toHaveBeenCalled();
@@ -262,7 +258,7 @@ describe('interventions administration screen', () => {
 
   it('refuses an empty required field without calling the server', async () => {
     const api = mockScreen(FULL);
-    renderApp('/admin/interventions', { loggedRoutes: interventionsAdminRoutes });
+    openList();
     await screen.findByText('55 °C', {}, { timeout: 10_000 });
     const user = userEvent.setup({ delay: null });
     await user.click(screen.getAllByRole('button', { name: 'Modifier' })[0]);
@@ -281,7 +277,7 @@ describe('interventions administration filters in the address', () => {
 
   it('reads the search, filters and sort of a shared link, shows them as chips, and resets them with the address', async () => {
     const api = mockScreen(['ROLE_ADMIN']);
-    const { router } = renderApp('/admin/interventions?recherche=trappe&date=12%2F2025&site=3&tri=site&sens=asc', { loggedRoutes: interventionsAdminRoutes });
+    const { router } = openList('/admin/interventions?recherche=trappe&date=12%2F2025&site=3&tri=site&sens=asc');
     await screen.findByText('55 °C', {}, { timeout: 10_000 });
     expect(listCalls(api)[0]).toContain('search=trappe&page=0&rowsPerPage=20&sort[name]=site&sort[direction]=asc&filter[date]=12/2025&filter[site]=3');
     const chips = screen.getByRole('group', { name: 'Filtres actifs' });
@@ -304,7 +300,7 @@ describe('interventions administration filters in the address', () => {
 
   it('says the formats the Date filter accepts, and writes what is typed into the address', async () => {
     const api = mockScreen(['ROLE_ADMIN']);
-    const { router } = renderApp('/admin/interventions', { loggedRoutes: interventionsAdminRoutes });
+    const { router } = openList();
     await screen.findByText('55 °C', {}, { timeout: 10_000 });
     const user = userEvent.setup({ delay: null });
     await user.click(screen.getByRole('button', { name: 'Filtrer la colonne Date' }));
@@ -318,7 +314,7 @@ describe('interventions administration filters in the address', () => {
 
   it('explains a Date filter that cannot match any date', async () => {
     mockScreen(['ROLE_ADMIN']);
-    renderApp('/admin/interventions?date=hier', { loggedRoutes: interventionsAdminRoutes });
+    openList('/admin/interventions?date=hier');
     expect(await screen.findByRole('alert', {}, { timeout: 10_000 })).toHaveTextContent(
       'Filtre Date : saisissez des chiffres avec « / », « : » ou une espace, par exemple 25/12/2025, 12/2025, 2025 ou 14:30.',
     );

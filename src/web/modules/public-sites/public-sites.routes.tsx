@@ -4,7 +4,7 @@
 //   phone's service worker sends it);
 // - /admin/signalements, the reports of the sites (ROLE_ADMIN, referents), behind a login.
 import type { RouteObject } from 'react-router';
-import { RequireLogin } from '../../app/require-login';
+import { RequireLogin } from '../../components/require-login';
 
 export const publicSitesRoutes: RouteObject[] = [
   { path: '/s/:code', lazy: async () => ({ Component: (await import('./public-site-route')).PublicSiteRoute }) },

@@ -5,7 +5,7 @@ import { Stack, Text } from '@mantine/core';
 import { can } from '../../../shared/permissions';
 import { PageMessage } from '../../components/page-message';
 import { PageTitle } from '../../components/page-title';
-import { useSessionStore } from '../../app/session-store';
+import { useSessionStore } from '../../session/session-store';
 import { ReportsPanel } from './reports-panel';
 
 export function ReportsPage() {

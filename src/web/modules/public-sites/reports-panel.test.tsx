@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SignalementRow } from '../../../shared/schemas/sites';
 import { parisDayValue } from '../../../shared/dates';
-import { loggedAs, mockApi, renderApp, reply, type ApiCall } from '../../app/test-utils';
+import { loggedAs, mockApi, renderApp, reply, type ApiCall } from '../../../../tests/helpers/web-app';
 import { behaveLikeABrowserForTables } from '../../../../tests/helpers/web-screens';
 import { publicSitesRoutes } from './public-sites.routes';
 import { parseFrenchDay } from './reports-panel';

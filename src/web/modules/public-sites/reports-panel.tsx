@@ -10,11 +10,11 @@ import { DateInput } from '@mantine/dates';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatParisDate, formatParisDateTime, parisDayValue } from '../../../shared/dates';
 import { SIGNALEMENT_MESSAGES, SIGNALEMENT_MOTIF_MAX, type SignalementRow } from '../../../shared/schemas/sites';
-import { typeActionsQuery } from '../../app/bootstrap.api';
+import { typeActionsQuery } from '../../session/bootstrap.api';
 import { FormDialogFooter, ErrorBanner } from '../../components/form-dialog';
 import { readFailure } from '../../lib/api';
 import { notifySuccess } from '../../lib/notify';
-import { requestsKeys } from '../requests/requests.api';
+import { requestsKeys } from '../requests/public';
 import { REPORTS_PAGE_SIZE, fileReport, reportSiteCellsQuery, reportsKeys, reportsQuery, transformReport } from './reports.api';
 
 type Tab = 'nouveau' | 'traite';

@@ -11,7 +11,7 @@ import { formatParisDate, formatParisDateTime } from '../../../shared/dates';
 import type { HistoryRow, LinkedIntervention } from '../../../shared/schemas/requests';
 import { TABLE_LABELS, paginationText } from '../../components/data-table';
 import type { ListQuery } from '../../components/use-list-query';
-import { InterventionPhotos } from '../interventions/intervention-photos';
+import { InterventionPhotos } from '../interventions/public';
 import { frenchValue } from '../../lib/format';
 
 export type HistoryFilter = { statut?: string; site?: string };

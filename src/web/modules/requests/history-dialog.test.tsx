@@ -1,19 +1,13 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loggedAs, mockApi, renderApp, reply } from '../../app/test-utils';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loggedAs, mockApi, renderApp, reply } from '../../../../tests/helpers/web-app';
+import { behaveLikeABrowserForTables } from '../../../../tests/helpers/web-screens';
 import type { HistoryRow } from '../../../shared/schemas/requests';
 import { requestsRoutes } from './requests.routes';
 import { PHONE_QUERY } from './history-dialog';
 
-const originalMatchMedia = window.matchMedia;
-beforeAll(() => {
-  Element.prototype.scrollTo ??= function scrollTo() {};
-  window.matchMedia = (query: string) => ({ ...originalMatchMedia(query), matches: query.trim() === '' }) as MediaQueryList;
-});
-afterAll(() => {
-  window.matchMedia = originalMatchMedia;
-});
+behaveLikeABrowserForTables();
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -165,13 +159,7 @@ describe('requests history', () => {
 
 describe('requests history on a phone', () => {
   // A 390 px phone: the '' query of the tables and the phone query match.
-  const browserMatchMedia = window.matchMedia;
-  beforeAll(() => {
-    window.matchMedia = (query: string) => ({ ...browserMatchMedia(query), matches: query.trim() === '' || query === PHONE_QUERY }) as MediaQueryList;
-  });
-  afterAll(() => {
-    window.matchMedia = browserMatchMedia;
-  });
+  behaveLikeABrowserForTables({ alsoMatching: [PHONE_QUERY] });
 
   const historyCalls = (api: ReturnType<typeof setup>) => api.callsTo('GET', '/api/admin/demande/intervention/get/all/by/filters').map((c) => decodeURIComponent(c.path));
 

@@ -17,7 +17,7 @@ import { DataAge } from '../../components/data-age';
 import { DataTable, type ListColumn } from '../../components/data-table';
 import { useListQuery } from '../../components/use-list-query';
 import { useIsOffline } from '../../offline/connectivity';
-import { InterventionPhotos } from '../interventions/intervention-photos';
+import { InterventionPhotos } from '../interventions/public';
 import { HistoryCards, type HistoryFilter } from './history-cards';
 import { HISTORY_URL, requestStatutsQuery, requestsKeys } from './requests.api';
 import { frenchValue } from '../../lib/format';

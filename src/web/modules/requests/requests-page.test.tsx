@@ -1,22 +1,16 @@
 import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loggedAs, mockApi, renderApp, reply } from '../../app/test-utils';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loggedAs, mockApi, renderApp, reply } from '../../../../tests/helpers/web-app';
+import { behaveLikeABrowserForTables } from '../../../../tests/helpers/web-screens';
 import type { DemandeIntervention } from '../../../shared/schemas/requests';
 import { requestsRoutes } from './requests.routes';
 import { PHONE_QUERY } from './history-dialog';
 import { isUrgent, overdueDays, photosSubject, requestPrefill, signalsLabel } from './requests-page';
 import { useConnectivityStore } from '../../offline/connectivity';
-import { prefillOf, requestSheetValues, toSubmission } from '../interventions/site-sheet-form';
+import { prefillOf, requestSheetValues, toSubmission } from '../field-entry/public';
 
-const originalMatchMedia = window.matchMedia;
-beforeAll(() => {
-  Element.prototype.scrollTo ??= function scrollTo() {};
-  window.matchMedia = (query: string) => ({ ...originalMatchMedia(query), matches: query.trim() === '' }) as MediaQueryList;
-});
-afterAll(() => {
-  window.matchMedia = originalMatchMedia;
-});
+behaveLikeABrowserForTables();
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -321,13 +315,7 @@ describe('requests board', () => {
 });
 
 describe('the board on a phone', () => {
-  const browserMatchMedia = window.matchMedia;
-  beforeAll(() => {
-    window.matchMedia = (query: string) => ({ ...browserMatchMedia(query), matches: query.trim() === '' || query === PHONE_QUERY }) as MediaQueryList;
-  });
-  afterAll(() => {
-    window.matchMedia = browserMatchMedia;
-  });
+  behaveLikeABrowserForTables({ alsoMatching: [PHONE_QUERY] });
 
   it("offers the history, as cards, to a provider on a phone", async () => {
     const row = { ...demande({ idStatut: 4, statut: 'Programmée' }), dateCreation: '2026-03-01T09:00:00Z', dateAnnulation: null, annuleePar: null, interventionDeclenchante: null, interventionRealisee: null };

@@ -8,29 +8,29 @@
 // Providers work from phones: at 390 px nothing scrolls sideways, the status badge keeps its
 // width, and the buttons wrap onto another line rather than cut their label ('Programmer (2)').
 import { lazy, Suspense, useEffect, useState, type CSSProperties } from 'react';
-import { Alert, Badge, Button, Card, Center, Checkbox, Group, Loader, Pagination, Select, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Center, Checkbox, Group, Loader, Pagination, Select, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { can } from '../../../shared/permissions';
 import { ACTION_REPARATION_A_EFFECTUER, STATUT_PROGRAMMEE } from '../../../shared/domain';
 import { formatParisDate, parisDayValue } from '../../../shared/dates';
 import { overdueLabel, planningWindow, type DemandeIntervention } from '../../../shared/schemas/requests';
-import { useSessionStore } from '../../app/session-store';
+import { useSessionStore } from '../../session/session-store';
 import { DataAge } from '../../components/data-age';
 import { PageMessage } from '../../components/page-message';
 import { useIsOffline } from '../../offline/connectivity';
 import { notifyError } from '../../lib/notify';
-import { InterventionPhotos } from '../interventions/intervention-photos';
-import { siteInfosQuery } from '../interventions/interventions.api';
-import type { RequestPrefill, SheetNavigationState } from '../interventions/site-sheet-form';
+import { InterventionPhotos } from '../interventions/public';
+import { siteInfosQuery, type RequestPrefill, type SheetNavigationState } from '../field-entry/public';
 import { CancelDialog } from './cancel-dialog';
 import { HistoryDialog } from './history-dialog';
 import { PAGE_SIZE, pendingQuery, pendingSitesQuery } from './requests.api';
 import { ScheduleDialog } from './schedule-dialog';
 import { frenchValue } from '../../lib/format';
+import { PageTitle } from '../../components/page-title';
 
 // The anonymous reports of the sites' public pages, for those who handle them (its own chunk).
-const ReportsPanel = lazy(() => import('../public-sites/reports-panel').then((m) => ({ default: m.ReportsPanel })));
+const ReportsPanel = lazy(() => import('../public-sites/public').then((m) => ({ default: m.ReportsPanel })));
 
 export const ONE_SITE_MESSAGE = 'Vous ne pouvez sélectionner que des demandes d’un même site';
 const URGENT_MS = 3 * 24 * 3600 * 1000;
@@ -243,7 +243,7 @@ function RequestsBoard({ showReports }: { showReports: boolean }) {
     <Stack maw={1200} mx="auto" gap="md">
       <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
         <Group gap="sm" align="center">
-          <Title order={2}>Demandes d’interventions</Title>
+          <PageTitle size="h2">Demandes d’interventions</PageTitle>
           <DataAge updatedAt={list.dataUpdatedAt} show={list.data !== undefined && (offline || list.isRefetchError)} />
         </Group>
         <Group gap="sm" wrap="wrap" align="flex-end">

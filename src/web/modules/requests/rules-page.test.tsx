@@ -1,17 +1,11 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loggedAs, mockApi, renderApp, reply } from '../../app/test-utils';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loggedAs, mockApi, renderApp, reply } from '../../../../tests/helpers/web-app';
+import { behaveLikeABrowserForTables } from '../../../../tests/helpers/web-screens';
 import { requestsRoutes } from './requests.routes';
 
-const originalMatchMedia = window.matchMedia;
-beforeAll(() => {
-  Element.prototype.scrollTo ??= function scrollTo() {};
-  window.matchMedia = (query: string) => ({ ...originalMatchMedia(query), matches: query.trim() === '' }) as MediaQueryList;
-});
-afterAll(() => {
-  window.matchMedia = originalMatchMedia;
-});
+behaveLikeABrowserForTables();
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();

@@ -3,19 +3,20 @@
 // already raised keep their due date. One rule per trigger and value; a scheduled action that
 // would lead back to its own trigger through the rules is not offered (the server refuses both).
 import { useState } from 'react';
-import { Alert, Button, Center, Group, Loader, Modal, NumberInput, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Center, Group, Loader, Modal, NumberInput, Select, Stack, Table, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { can } from '../../../shared/permissions';
 import type { DemandeRule } from '../../../shared/schemas/requests';
 import { RULE_DELAY_MAX, RULE_DELAY_MIN, ruleLoop } from '../../../shared/schemas/requests';
-import { typeActionsQuery } from '../../app/bootstrap.api';
-import { useSessionStore } from '../../app/session-store';
+import { typeActionsQuery } from '../../session/bootstrap.api';
+import { useSessionStore } from '../../session/session-store';
 import { ConfirmFooter, ErrorBanner } from '../../components/form-dialog';
 import { PageMessage } from '../../components/page-message';
 import { readFailure } from '../../lib/api';
 import { notifySuccess } from '../../lib/notify';
-import { constantesQuery } from '../interventions/interventions.api';
+import { constantesQuery } from '../field-entry/public';
 import { addRule, deleteRule, requestsKeys, rulesQuery, updateRule } from './requests.api';
+import { PageTitle } from '../../components/page-title';
 
 export function RulesPage() {
   const roles = useSessionStore((s) => s.roles);
@@ -32,7 +33,7 @@ function RulesTable() {
   return (
     <Stack maw={1000} mx="auto" gap="md">
       <Group justify="space-between" wrap="wrap">
-        <Title order={2}>Règles des demandes</Title>
+        <PageTitle size="h2">Règles des demandes</PageTitle>
         <Button onClick={() => setEditing({ rule: null })}>Ajouter une règle</Button>
       </Group>
       <Text size="sm" c="dimmed">

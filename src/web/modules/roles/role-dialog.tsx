@@ -12,7 +12,7 @@ import { Dialog } from '../../components/dialog';
 import { DialogLoader, ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
 import { useSaveAction } from '../../lib/form';
 import { notifySuccess } from '../../lib/notify';
-import { useSessionStore } from '../../app/session-store';
+import { useSessionStore } from '../../session/session-store';
 import { AddAgentDialog } from './add-agent-dialog';
 import { roleQuery, rolesKeys, updateRole } from './roles.api';
 

@@ -8,7 +8,7 @@ import { ROLE_MEANINGS, type RoleRow } from '../../../shared/schemas/roles';
 import { DataTable, type ListColumn } from '../../components/data-table';
 import { PageMessage } from '../../components/page-message';
 import { useListQuery } from '../../components/use-list-query';
-import { useSessionStore } from '../../app/session-store';
+import { useSessionStore } from '../../session/session-store';
 import { RoleDialog } from './role-dialog';
 import { ROLES_LIST_URL, rolesKeys } from './roles.api';
 

@@ -8,7 +8,7 @@ import type { SiteTypeRow } from '../../../shared/schemas/site-types';
 import { DataTable, type ListColumn } from '../../components/data-table';
 import { PageMessage } from '../../components/page-message';
 import { useListQuery } from '../../components/use-list-query';
-import { useSessionStore } from '../../app/session-store';
+import { useSessionStore } from '../../session/session-store';
 import { SiteTypeAddDialog } from './site-type-add-dialog';
 import { SITE_TYPES_LIST_URL, siteTypesKeys } from './site-types.api';
 

@@ -1,7 +1,7 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loggedAs, mockApi, renderApp, reply } from '../../app/test-utils';
+import { loggedAs, mockApi, renderApp, reply } from '../../../../tests/helpers/web-app';
 import { behaveLikeABrowserForTables } from '../../../../tests/helpers/web-screens';
 import { formatSiteTypeCode } from '../../../shared/schemas/site-types';
 import { siteTypesRoutes } from './site-types.routes';

@@ -34,11 +34,11 @@ import { SiteDateInput } from './site-date-input';
 import { formatParisDate, parisDayValue } from '../../../shared/dates';
 import {
   addSite,
+  cellTypesQuery,
   ruesQuery,
   siteQuery,
   sitesKeys,
   siteStatutsQuery,
-  typeBacsQuery,
   typeComposteursQuery,
   typeSitesQuery,
   updateSite,
@@ -52,7 +52,7 @@ export interface CellRowValues {
   numero: number | string;
 }
 
-interface DemandeurValues {
+interface RequesterValues {
   date: string | null;
   civilite: string | null;
   nom: string;
@@ -81,7 +81,7 @@ interface SiteFormValues extends Record<string, unknown> {
   dateImplantation: string | null;
   dateInauguration: string | null;
   composteurs: CellRowValues[];
-  demandeur: DemandeurValues;
+  demandeur: RequesterValues;
   horaires: string;
   consignes: string;
   latitude: string;
@@ -99,7 +99,7 @@ export function nextFreeNumero(rows: { numero: number | string }[], taken: Itera
   return used.has(0) ? '' : 0;
 }
 
-const emptyDemandeur = (): DemandeurValues => ({
+const emptyRequester = (): RequesterValues => ({
   date: null,
   civilite: null,
   nom: '',
@@ -120,7 +120,8 @@ const addFormSchema = z.preprocess((raw) => {
   return { ...v, demandeur: null, observations: null };
 }, siteAddSchema);
 
-export const cellLabel = (c: { volume: number; precisions: string }) => `${c.volume} L - ${c.precisions}`;
+/** A composter type as the cell inputs offer it: '400 L - Bac bois'. */
+export const composterTypeLabel = (c: { volume: number; precisions: string }) => `${c.volume} L - ${c.precisions}`;
 
 function useReferenceOptions() {
   const villes = useQuery(villesQuery());
@@ -136,7 +137,7 @@ function useReferenceOptions() {
   };
 }
 
-/** The cells of a new site, or the cells added to a site (composters dialog). */
+/** The cells of a new site, or the cells added to a site (cells dialog). */
 export function CellRows({
   rows,
   pathPrefix,
@@ -151,9 +152,9 @@ export function CellRows({
   onRemove: (index: number) => void;
 }) {
   const typeComposteurs = useQuery(typeComposteursQuery());
-  const typeBacs = useQuery(typeBacsQuery());
-  const composteurOptions = (typeComposteurs.data ?? []).map((c) => ({ value: String(c.id), label: cellLabel(c) }));
-  const typeBacOptions = (typeBacs.data ?? []).map((t) => ({ value: String(t.id), label: t.libelle }));
+  const cellTypes = useQuery(cellTypesQuery());
+  const composterTypeOptions = (typeComposteurs.data ?? []).map((c) => ({ value: String(c.id), label: composterTypeLabel(c) }));
+  const cellTypeOptions = (cellTypes.data ?? []).map((t) => ({ value: String(t.id), label: t.libelle }));
   return (
     <Stack gap="xs">
       {rows.length === 0 && (
@@ -167,7 +168,7 @@ export function CellRows({
             label="Composteur"
             withAsterisk
             placeholder={typeComposteurs.isPending ? 'Chargement…' : 'Choisir'}
-            data={composteurOptions}
+            data={composterTypeOptions}
             allowDeselect={false}
             style={{ flex: 2 }}
             {...getInputProps(`${pathPrefix}.${i}.composteur`)}
@@ -175,8 +176,8 @@ export function CellRows({
           <Select
             label="Usage"
             withAsterisk
-            placeholder={typeBacs.isPending ? 'Chargement…' : 'Choisir'}
-            data={typeBacOptions}
+            placeholder={cellTypes.isPending ? 'Chargement…' : 'Choisir'}
+            data={cellTypeOptions}
             allowDeselect={false}
             style={{ flex: 1 }}
             {...getInputProps(`${pathPrefix}.${i}.typeBac`)}
@@ -274,7 +275,7 @@ function AddSiteForm({ onDone }: { onDone: () => void }) {
       dateImplantation: null,
       dateInauguration: null,
       composteurs: [],
-      demandeur: emptyDemandeur(),
+      demandeur: emptyRequester(),
       horaires: '',
       consignes: '',
       latitude: '',
@@ -332,7 +333,7 @@ function AddSiteForm({ onDone }: { onDone: () => void }) {
         </SimpleGrid>
 
         {isRequest ? (
-          <DemandeurSection form={form} yearOptions={yearOptions} />
+          <RequesterSection form={form} yearOptions={yearOptions} />
         ) : (
           <>
             <Fieldset legend="Composteurs">
@@ -358,7 +359,7 @@ function AddSiteForm({ onDone }: { onDone: () => void }) {
   );
 }
 
-function DemandeurSection({
+function RequesterSection({
   form,
   yearOptions,
 }: {

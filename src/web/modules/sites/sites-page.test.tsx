@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { loggedAs, mockApi, renderApp, reply } from '../../app/test-utils';
+import { loggedAs, mockApi, renderApp, reply } from '../../../../tests/helpers/web-app';
 import { behaveLikeABrowserForTables } from '../../../../tests/helpers/web-screens';
 import type { SiteRow } from '../../../shared/schemas/sites';
 import { downloader } from '../../lib/download';

@@ -11,8 +11,8 @@ import { SITE_STATUT, type SiteRow } from '../../../shared/schemas/sites';
 import { DataTable, EllipsisText, type ListColumn } from '../../components/data-table';
 import { useListQuery } from '../../components/use-list-query';
 import { formatCount, formatLitres } from '../../lib/format';
-import { DemandeurDialog } from './demandeur-dialog';
-import { SiteComposteursDialog } from './site-composteurs-dialog';
+import { RequesterDialog } from './requester-dialog';
+import { SiteCellsDialog } from './site-cells-dialog';
 import { formatParisDate } from '../../../shared/dates';
 import { AddSiteDialog, EditSiteDialog } from './site-form-dialog';
 import { SiteInterventionsDialog } from './site-interventions-dialog';
@@ -38,7 +38,7 @@ export function SitesPage() {
   const [editing, setEditing] = useState<number | null>(null);
   const [referentsOf, setReferentsOf] = useState<number | null>(null);
   const [cellsOf, setCellsOf] = useState<SiteRow | null>(null);
-  const [demandeurId, setDemandeurId] = useState<number | null>(null);
+  const [requesterId, setRequesterId] = useState<number | null>(null);
   const [interventionsOf, setInterventionsOf] = useState<SiteRow | null>(null);
 
   const villeOptions = [...new Set((villes.data ?? []).map((v) => v.nom))].map((nom) => ({ value: nom, label: nom }));
@@ -61,7 +61,7 @@ export function SitesPage() {
             <Menu.Item leftSection={<IconEye size={16} aria-hidden />} onClick={() => setInterventionsOf(s)}>
               Voir les interventions
             </Menu.Item>
-            <Menu.Item leftSection={<IconFileDescription size={16} aria-hidden />} disabled={s.idDemandeur === null} onClick={() => s.idDemandeur !== null && setDemandeurId(s.idDemandeur)}>
+            <Menu.Item leftSection={<IconFileDescription size={16} aria-hidden />} disabled={s.idDemandeur === null} onClick={() => s.idDemandeur !== null && setRequesterId(s.idDemandeur)}>
               Détails demande
             </Menu.Item>
             <Menu.Item leftSection={<IconPencil size={16} aria-hidden />} onClick={() => setEditing(s.id)}>
@@ -183,8 +183,8 @@ export function SitesPage() {
       <AddSiteDialog opened={adding} onClose={() => setAdding(false)} />
       <EditSiteDialog siteId={editing} onClose={() => setEditing(null)} />
       <SiteReferentsDialog siteId={referentsOf} onClose={() => setReferentsOf(null)} />
-      <SiteComposteursDialog site={cellsOf} onClose={() => setCellsOf(null)} />
-      <DemandeurDialog demandeurId={demandeurId} onClose={() => setDemandeurId(null)} />
+      <SiteCellsDialog site={cellsOf} onClose={() => setCellsOf(null)} />
+      <RequesterDialog requesterId={requesterId} onClose={() => setRequesterId(null)} />
       <SiteInterventionsDialog site={interventionsOf} onClose={() => setInterventionsOf(null)} />
     </>
   );

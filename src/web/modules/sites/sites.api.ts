@@ -20,7 +20,7 @@ export const sitesKeys = {
   list: ['sites', 'list'] as const,
   detail: (id: number) => ['sites', 'detail', id] as const,
   cells: (id: number) => ['sites', 'cells', id] as const,
-  demandeur: (id: number) => ['sites', 'demandeur', id] as const,
+  requester: (id: number) => ['sites', 'requester', id] as const,
 };
 
 /** A user offered as referent (GET /api/admin/user/get/all/actif). */
@@ -37,7 +37,7 @@ const reference = <T>(key: string, url: string) =>
 export const villesQuery = () => reference<Ville[]>('villes', 'ville/get/all');
 export const typeSitesQuery = () => reference<TypeSite[]>('typeSites', 'typeSite/get/all');
 export const typeComposteursQuery = () => reference<TypeComposteur[]>('typeComposteurs', 'typeComposteur/get/all');
-export const typeBacsQuery = () => reference<IdLibelle[]>('typeBacs', 'typeBac/get/all');
+export const cellTypesQuery = () => reference<IdLibelle[]>('typeBacs', 'typeBac/get/all');
 export const siteStatutsQuery = () => reference<IdLibelle[]>('siteStatuts', 'admin/statut/get/all/sites');
 export const typeActionsQuery = () => reference<IdLibelle[]>('typeActions', 'typeAction/get/all');
 
@@ -61,8 +61,8 @@ export const siteCellsQuery = (siteId: number) =>
     staleTime: 0,
   });
 
-export const demandeurQuery = (id: number) =>
-  queryOptions({ queryKey: sitesKeys.demandeur(id), queryFn: () => api.get(`admin/demandeur/get/${id}`).json<Demandeur>(), staleTime: 0 });
+export const requesterQuery = (id: number) =>
+  queryOptions({ queryKey: sitesKeys.requester(id), queryFn: () => api.get(`admin/demandeur/get/${id}`).json<Demandeur>(), staleTime: 0 });
 
 type Success = { status: 'success' };
 
@@ -71,7 +71,7 @@ export const updateSite = (id: number, payload: SiteUpdate) => api.put(`admin/si
 export const updateReferents = (id: number, userIds: number[]) => api.put(`admin/site/update/user/${id}`, { json: { user: userIds } }).json<Success>();
 export const updateCell = (id: number, payload: SiteComposteurUpdateInput) => api.put(`admin/siteComposteur/update/${id}`, { json: payload }).json<Success>();
 export const addCells = (siteId: number, payload: SiteComposteursAddInput) => api.put(`admin/site/add/composteur/${siteId}`, { json: payload }).json<Success>();
-export const updateDemandeur = (id: number, payload: DemandeurUpdate) => api.put(`admin/demandeur/update/${id}`, { json: payload }).json<Success>();
+export const updateRequester = (id: number, payload: DemandeurUpdate) => api.put(`admin/demandeur/update/${id}`, { json: payload }).json<Success>();
 
 /** Downloads the CSV of the list's current search, sort and filters as exportSites.csv (browser download). */
 export function exportSites(queryString: string) {

@@ -10,11 +10,11 @@ import { useSearchParams } from 'react-router';
 import { can } from '../../../shared/permissions';
 import type { ExportKind } from '../../../shared/schemas/statistics';
 import type { ActiveSite } from '../../../shared/schemas/site-choice';
-import { activeSitesQuery } from '../../app/bootstrap.api';
-import { useSessionStore } from '../../app/session-store';
+import { activeSitesQuery } from '../../session/bootstrap.api';
+import { useSessionStore } from '../../session/session-store';
 import { PageMessage } from '../../components/page-message';
 import { PageTitle } from '../../components/page-title';
-import { siteLabel } from '../interventions/interventions-paths';
+import { siteLabel } from '../../lib/labels';
 import { downloadExport, prestatairesQuery, seriesQuery, temperaturesQuery, yearsQuery, type SeriesName, type StatsFilters } from './statistics.api';
 import { ChartSkeleton, ExportButton, MonthlyChart, TemperatureChart } from './stats-charts';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { loggedAs, mockApi, renderApp, reply, type ApiCall } from '../../app/test-utils';
+import { loggedAs, mockApi, renderApp, reply, type ApiCall } from '../../../../tests/helpers/web-app';
 import { downloader } from '../../lib/download';
 import { statisticsRoutes } from './statistics.routes';
 

@@ -15,7 +15,7 @@ import { DATE_FILTER_HINT, DataTable, type ListColumn } from '../../components/d
 import { useListQuery } from '../../components/use-list-query';
 import { readFailure } from '../../lib/api';
 import { notifyError, notifySuccess } from '../../lib/notify';
-import { useSessionStore } from '../../app/session-store';
+import { useSessionStore } from '../../session/session-store';
 import { UserSitesDialog } from './user-sites-dialog';
 import { UserTypeDialog } from './user-type-dialog';
 import { activateUser, deleteUser, refuseUser, USERS_LIST_URL, usersKeys } from './users.api';

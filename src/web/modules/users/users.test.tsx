@@ -2,7 +2,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { UserRow } from '../../../shared/schemas/users';
-import { loggedAs, mockApi, renderApp, reply } from '../../app/test-utils';
+import { loggedAs, mockApi, renderApp, reply } from '../../../../tests/helpers/web-app';
 import { behaveLikeABrowserForTables, expectScreenRefused } from '../../../../tests/helpers/web-screens';
 import { usersRoutes } from './users.routes';
 

@@ -15,13 +15,13 @@ import { useSearchParams } from 'react-router';
 import { can } from '../../../shared/permissions';
 import { formatParisDate } from '../../../shared/dates';
 import { REPORT_LITRES, REPORT_LITRES_LABELS, type ReportFigures, type YearlyReport } from '../../../shared/schemas/yearly-report';
-import { activeSitesQuery } from '../../app/bootstrap.api';
-import { useSessionStore } from '../../app/session-store';
+import { activeSitesQuery } from '../../session/bootstrap.api';
+import { useSessionStore } from '../../session/session-store';
 import { COUNT_AXIS, NoChartData, hasFigures, seriesOrder, useNarrowChart } from '../../components/chart-parts';
 import { PageMessage } from '../../components/page-message';
 import { PageTitle } from '../../components/page-title';
 import { formatNumber, monthLabels } from '../../lib/format';
-import { yearsQuery } from '../statistics/statistics.api';
+import { yearsQuery } from '../statistics/public';
 import { downloadReport, reportQuery, type ReportFilters } from './yearly-report.api';
 
 const LITRE_COLORS: Record<(typeof REPORT_LITRES)[number], string> = {

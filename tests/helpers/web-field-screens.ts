@@ -1,0 +1,50 @@
+// What the component tests of the field entry screens (src/web/modules/field-entry) share, on
+// top of web-app.tsx: the field screens rendered in the whole app, a clean phone before each
+// test, picking an option of the site sheet's native selects, and the outbox as stored.
+//
+//   startEachTestOnACleanPhone();
+//   const api = mockApi({...});  openFieldScreen('/admin/fiche/site/5');
+//   await chooseOption(/Cellule/, 'Cellule n°1 - Apport');  expect(await outboxRows()).toHaveLength(1);
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { notifications } from '@mantine/notifications';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
+import { fieldEntryPublicRoutes, fieldEntryRoutes } from '../../src/web/modules/field-entry/field-entry.routes';
+import { useConnectivityStore } from '../../src/web/offline/connectivity';
+import { openOfflineDb } from '../../src/web/offline/store';
+import { renderApp } from './web-app';
+
+/** The whole app at `path`, with the field entry screens (logged-in and public) mounted. */
+export const openFieldScreen = (path: string) => renderApp(path, { loggedRoutes: fieldEntryRoutes, publicRoutes: fieldEntryPublicRoutes });
+
+/**
+ * Before each test of the calling file: no toast, nothing in local or session storage, the
+ * network and the server reachable, and the phone's database empty (outbox, photos, reference
+ * copies, sent receipts). After each: the screen unmounted, spies and stubbed globals restored.
+ */
+export function startEachTestOnACleanPhone() {
+  beforeEach(async () => {
+    notifications.clean();
+    localStorage.clear();
+    sessionStorage.clear();
+    // A test that met no network leaves the app believing the server is unreachable.
+    useConnectivityStore.setState({ browserOnline: true, serverUnreachable: false, cause: 'network' });
+    const db = await openOfflineDb();
+    await Promise.all([db.outbox.clear(), db.photos.clear(), db.photoData.clear(), db.reference.clear(), db.sent.clear()]);
+  });
+  afterEach(() => {
+    cleanup();
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+  });
+}
+
+/** Picks `option` in the native select labelled `label`, once it is enabled (the first render of a lazy screen can take seconds). */
+export async function chooseOption(label: RegExp, option: string, scope: Pick<typeof screen, 'findByRole'> = screen) {
+  const select = await scope.findByRole('combobox', { name: label }, { timeout: 10_000 });
+  await waitFor(() => expect(select).toBeEnabled());
+  await userEvent.selectOptions(select, within(select).getByRole('option', { name: option }));
+}
+
+/** The entries waiting in the phone's outbox. */
+export const outboxRows = async () => (await openOfflineDb()).outbox.toArray();
