@@ -13,6 +13,8 @@ import { fieldEntryPublicRoutes, fieldEntryRoutes } from '../../src/web/modules/
 import { useConnectivityStore } from '../../src/web/offline/connectivity';
 import { openOfflineDb } from '../../src/web/offline/store';
 import { renderApp } from './web-app';
+import type { InterventionSubmission, SiteInfos } from '../../src/shared/schemas/interventions';
+import type { OutboxEntry } from '../../src/web/offline/db';
 
 /** The whole app at `path`, with the field entry screens (logged-in and public) mounted. */
 export const openFieldScreen = (path: string) => renderApp(path, { loggedRoutes: fieldEntryRoutes, publicRoutes: fieldEntryPublicRoutes });
@@ -48,3 +50,50 @@ export async function chooseOption(label: RegExp, option: string, scope: Pick<ty
 
 /** The entries waiting in the phone's outbox. */
 export const outboxRows = async () => (await openOfflineDb()).outbox.toArray();
+
+/**
+ * The site of the field screens' tests: QUA005 'Jardin des Capucins' with an input cell (id 51,
+ * n°1) and a maturation cell (id 53, n°3); `withBroyat` adds a shredded-wood cell (id 52, n°2).
+ */
+export function fieldSite(opts: { withBroyat?: boolean } = {}): SiteInfos {
+  return {
+    id: 5,
+    code: 'QUA005',
+    nom: 'Jardin des Capucins',
+    numero: '12',
+    adresse: 'Rue de Siam',
+    cp: '29200',
+    ville: 'Brest',
+    typeSite: 'Quartier',
+    siteComposteurs: [
+      { id: 51, numero: 1, typeBac: 1, libelleTypeBac: 'Apport', volume: 600, actif: true },
+      ...(opts.withBroyat ? [{ id: 52, numero: 2, typeBac: 2, libelleTypeBac: 'Broyat', volume: 400, actif: true }] : []),
+      { id: 53, numero: 3, typeBac: 3, libelleTypeBac: 'Maturation', volume: 600, actif: true },
+    ],
+  };
+}
+
+/**
+ * Puts an entry in the phone's outbox as the outbox stores it: waiting, never tried, made by
+ * account 7 on QUA005, unless `entry` says otherwise. Returns its clientId (the payload's).
+ */
+export async function storeOutboxEntry(entry: Partial<OutboxEntry<InterventionSubmission>> & { payload: InterventionSubmission }): Promise<string> {
+  const createdAt = entry.createdAt ?? Date.now();
+  await (
+    await openOfflineDb()
+  ).outbox.add({
+    clientId: entry.payload.clientId,
+    createdAt,
+    ownerId: 7,
+    ownerName: 'jean@exemple.fr',
+    siteLabel: 'QUA005 - Rue de Siam (Jardin des Capucins)',
+    state: 'pending',
+    attempts: 0,
+    failures: 0,
+    nextAttemptAt: createdAt,
+    lastError: null,
+    fieldErrors: [],
+    ...entry,
+  });
+  return entry.payload.clientId;
+}

@@ -20,7 +20,7 @@ import { PAGE_MAX, listQuerySchema } from './list.js';
 import { loginSchema, passwordRequestSchema, signupSchema } from './account.js';
 import { composterAddSchema, composterListQuerySchema } from './composters.js';
 import { siteTypeAddSchema } from './site-types.js';
-import { demandeurUpdateSchema, siteListQuerySchema, siteReferentsSchema, siteUpdateSchema } from './sites.js';
+import { requesterUpdateSchema, siteListQuerySchema, siteReferentsSchema, siteUpdateSchema } from './sites.js';
 import { userSitesUpdateSchema, userTypeUpdateSchema } from './users.js';
 import { roleUpdateSchema } from './roles.js';
 import { siteInterventionListQuerySchema } from './interventions.js';
@@ -169,7 +169,7 @@ describe('the API input schemas', () => {
     ['site update', siteUpdateSchema, { nom: 'Site', adresse: 'rue de Siam', numero: '1', type: 1, observations: 'ok', cadena: '1234', statut: 1 }, ['nom', 'adresse', 'numero', 'observations', 'cadena']],
     [
       'requester update',
-      demandeurUpdateSchema,
+      requesterUpdateSchema,
       { fonction: 'Autre', precisions: 'Comité', telephone: '0298000000', telephone2: null, email: 'a@exemple.fr', periodeImplantation: null, anneeImplantation: null },
       ['precisions', 'telephone', 'email'],
     ],

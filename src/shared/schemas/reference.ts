@@ -31,8 +31,8 @@ export type Ville = z.infer<typeof villeSchema>;
 export const rueSchema = z.object({ nom: z.string() });
 export const typeSiteSchema = z.object({ id: z.number(), libelle: z.string(), code: z.string() });
 export type TypeSite = z.infer<typeof typeSiteSchema>;
-export const typeComposteurSchema = z.object({ id: z.number(), volume: z.number(), precisions: z.string() });
-export type TypeComposteur = z.infer<typeof typeComposteurSchema>;
+export const composterTypeSchema = z.object({ id: z.number(), volume: z.number(), precisions: z.string() });
+export type ComposterType = z.infer<typeof composterTypeSchema>;
 
 /** Litres are whole numbers from 0 to 10 000 (docs/domain.md, actions and their values). */
 export const LITRES_MAX = 10_000;

@@ -31,7 +31,7 @@ export const SITE_MESSAGES = {
   userUnknown: 'Utilisateur introuvable ou inactif',
   typeBacLocked: "Impossible de changer l'usage d'une cellule qui a des interventions : désactivez-la et ajoutez-en une autre",
   siteNotFound: 'Site introuvable.',
-  siteComposteurNotFound: 'Composteur du site introuvable.',
+  cellNotFound: 'Composteur du site introuvable.',
   demandeurNotFound: 'Demandeur introuvable.',
   publicTextContact: 'Ce texte est affiché sur la page publique du site : pas d’adresse mail ni de numéro de téléphone',
   latitudeRange: 'La latitude doit être un nombre entre -90 et 90',
@@ -158,7 +158,7 @@ function precisionsWhenAutre(v: { fonction?: unknown; precisions?: unknown }, ct
 }
 
 /** The requester of a status 2 site (the 'Demandeur' form). */
-export const demandeurInputSchema = z
+export const requesterInputSchema = z
   .object({
     date: optionalDate,
     civilite: z.enum(CIVILITES, { message: REQUIRED }),
@@ -167,12 +167,12 @@ export const demandeurInputSchema = z
     ...demandeurFields,
   })
   .superRefine(precisionsWhenAutre, { when: () => true });
-export type DemandeurInput = z.input<typeof demandeurInputSchema>;
+export type RequesterInput = z.input<typeof requesterInputSchema>;
 
-export const demandeurUpdateSchema = z.object(demandeurFields).superRefine(precisionsWhenAutre, { when: () => true });
-export type DemandeurUpdate = z.input<typeof demandeurUpdateSchema>;
+export const requesterUpdateSchema = z.object(demandeurFields).superRefine(precisionsWhenAutre, { when: () => true });
+export type RequesterUpdate = z.input<typeof requesterUpdateSchema>;
 
-export const siteComposteurInputSchema = z.object({
+export const cellInputSchema = z.object({
   composteur: requiredInt(),
   typeBac: requiredInt(),
   numero: z.preprocess(
@@ -184,7 +184,7 @@ export const siteComposteurInputSchema = z.object({
       .max(NUMERO_MAX, { message: SITE_MESSAGES.numeroRange }),
   ),
 });
-export type SiteComposteurInput = z.input<typeof siteComposteurInputSchema>;
+export type CellFields = z.input<typeof cellInputSchema>;
 
 /** Two cells of one payload with the same number: the later ones are flagged. */
 function uniqueNumeros(list: unknown, ctx: z.RefinementCtx, pathPrefix: (string | number)[]) {
@@ -198,7 +198,7 @@ function uniqueNumeros(list: unknown, ctx: z.RefinementCtx, pathPrefix: (string 
   });
 }
 
-const composteursSchema = z.array(siteComposteurInputSchema, { message: 'Liste attendue' }).max(21, { message: 'Au plus 21 cellules par site' });
+const composteursSchema = z.array(cellInputSchema, { message: 'Liste attendue' }).max(21, { message: 'Au plus 21 cellules par site' });
 
 export const HORAIRES_MAX = 500;
 export const CONSIGNES_MAX = 500;
@@ -273,7 +273,7 @@ export const siteAddSchema = z
     ville: plainString({ message: REQUIRED }).trim().min(1, { message: REQUIRED }).max(100),
     cp: optionalText(10),
     composteurs: composteursSchema.optional().default([]),
-    demandeur: demandeurInputSchema.nullish(),
+    demandeur: requesterInputSchema.nullish(),
   })
   .superRefine(
     (v, ctx) => {
@@ -302,14 +302,14 @@ export const siteReferentsSchema = z.object({
     .max(200),
 });
 
-export const siteComposteurUpdateSchema = siteComposteurInputSchema.extend({ actif: z.boolean({ message: REQUIRED }) });
-export type SiteComposteurUpdateInput = z.input<typeof siteComposteurUpdateSchema>;
+export const cellUpdateSchema = cellInputSchema.extend({ actif: z.boolean({ message: REQUIRED }) });
+export type CellUpdateInput = z.input<typeof cellUpdateSchema>;
 
 /** PUT /api/admin/site/add/composteur/{id}. */
-export const siteComposteursAddSchema = z
+export const cellsAddSchema = z
   .object({ composteurs: composteursSchema.min(1, { message: 'Ajoutez au moins une cellule' }) })
   .superRefine((v, ctx) => v && uniqueNumeros(v.composteurs, ctx, ['composteurs']), { when: () => true });
-export type SiteComposteursAddInput = z.input<typeof siteComposteursAddSchema>;
+export type CellsAddInput = z.input<typeof cellsAddSchema>;
 
 const textFilter = plainString().trim().max(200);
 const listOf = <T extends z.ZodType>(item: T) => z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item).max(200));
@@ -396,7 +396,7 @@ export const siteDetailSchema = siteRowSchema.extend({
 });
 export type SiteDetail = z.infer<typeof siteDetailSchema>;
 
-export const siteComposteurSchema = z.object({
+export const cellSchema = z.object({
   id: z.number(),
   site: z.number(),
   /** Composter type id. */
@@ -412,9 +412,9 @@ export const siteComposteurSchema = z.object({
   /** Whether interventions were recorded on the cell (its use can no longer change). */
   aInterventions: z.boolean(),
 });
-export type SiteComposteur = z.infer<typeof siteComposteurSchema>;
+export type SiteCell = z.infer<typeof cellSchema>;
 
-export const demandeurSchema = z.object({
+export const requesterSchema = z.object({
   id: z.number(),
   date: z.string().nullable(),
   civilite: z.string(),
@@ -428,7 +428,7 @@ export const demandeurSchema = z.object({
   periodeImplantation: z.string().nullable(),
   anneeImplantation: z.number().nullable(),
 });
-export type Demandeur = z.infer<typeof demandeurSchema>;
+export type Requester = z.infer<typeof requesterSchema>;
 
 export const siteAddedSchema = z.object({ status: z.literal('success'), id: z.number(), code: z.string() });
 

@@ -10,7 +10,7 @@ import {
   rueSchema,
   typeActionConstanteSchema,
   typeActionSchema,
-  typeComposteurSchema,
+  composterTypeSchema,
   typeSiteSchema,
   villeSchema,
 } from '../../../shared/schemas/reference.js';
@@ -46,6 +46,6 @@ export default async function referenceRoutes(fastify: FastifyInstance, deps: Ap
     (req) => repo.rues(req.params.city),
   );
   app.get('/typeSite/get/all', { schema: { response: { 200: z.array(typeSiteSchema) } } }, () => repo.typeSites());
-  app.get('/typeComposteur/get/all', { schema: { response: { 200: z.array(typeComposteurSchema) } } }, () => repo.typeComposteurs());
+  app.get('/typeComposteur/get/all', { schema: { response: { 200: z.array(composterTypeSchema) } } }, () => repo.typeComposteurs());
   app.get('/typeBac/get/all', { schema: { response: { 200: z.array(idLibelleSchema) } } }, () => repo.typeBacs());
 }

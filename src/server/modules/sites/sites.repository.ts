@@ -60,7 +60,7 @@ export interface SitePublicColumns {
   open_data: boolean;
 }
 
-export interface NewDemandeur {
+export interface NewRequester {
   date: Date | null;
   civilite: string;
   nom: string;
@@ -321,7 +321,7 @@ export function createSitesRepository(db: Db) {
       }
     },
 
-    insertDemandeur: async (d: NewDemandeur) => (await db.insertInto('demandeur').values(d).returning('id').executeTakeFirstOrThrow()).id,
+    insertRequester: async (d: NewRequester) => (await db.insertInto('demandeur').values(d).returning('id').executeTakeFirstOrThrow()).id,
 
     insertSite: async (site: NewSite & Partial<SitePublicColumns> & { code: string }) =>
       (await db.insertInto('site').values(site).returning('id').executeTakeFirstOrThrow()).id,
@@ -403,7 +403,7 @@ export function createSitesRepository(db: Db) {
 
     demandeur: (id: number) => db.selectFrom('demandeur').where('id', '=', id).selectAll().executeTakeFirst(),
 
-    updateDemandeur: (id: number, values: Omit<NewDemandeur, 'date' | 'civilite' | 'nom' | 'prenom'>) =>
+    updateRequester: (id: number, values: Omit<NewRequester, 'date' | 'civilite' | 'nom' | 'prenom'>) =>
       db.updateTable('demandeur').set(values).where('id', '=', id).executeTakeFirst(),
   };
 }

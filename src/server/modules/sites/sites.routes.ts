@@ -8,13 +8,13 @@ import type { AppDeps } from '../../deps.js';
 import { successBodySchema } from '../../../shared/errors.js';
 import { idParamsSchema as idParams } from '../../../shared/schemas/common.js';
 import {
-  demandeurSchema,
-  demandeurUpdateSchema,
+  requesterSchema,
+  requesterUpdateSchema,
   siteAddSchema,
   siteAddedSchema,
-  siteComposteurSchema,
-  siteComposteursAddSchema,
-  siteComposteurUpdateSchema,
+  cellSchema,
+  cellsAddSchema,
+  cellUpdateSchema,
   siteDetailSchema,
   siteListQuerySchema,
   siteListSchema,
@@ -114,17 +114,17 @@ export default async function sitesRoutes(fastify: FastifyInstance, deps: AppDep
 
   app.get(
     '/admin/siteComposteurs/get/by/site/:id',
-    { onRequest: guard, schema: { params: idParams, response: { 200: z.array(siteComposteurSchema) } } },
+    { onRequest: guard, schema: { params: idParams, response: { 200: z.array(cellSchema) } } },
     (request) => service.cellsOfSite(request.params.id),
   );
 
-  app.get('/admin/siteComposteur/get/:id', { onRequest: guard, schema: { params: idParams, response: { 200: siteComposteurSchema } } }, (request) =>
+  app.get('/admin/siteComposteur/get/:id', { onRequest: guard, schema: { params: idParams, response: { 200: cellSchema } } }, (request) =>
     service.cell(request.params.id),
   );
 
   app.put(
     '/admin/siteComposteur/update/:id',
-    { onRequest: guard, schema: { params: idParams, body: siteComposteurUpdateSchema, response: { 200: successBodySchema } } },
+    { onRequest: guard, schema: { params: idParams, body: cellUpdateSchema, response: { 200: successBodySchema } } },
     async (request) => {
       await service.updateCell(request.params.id, request.body);
       return { status: 'success' as const };
@@ -133,14 +133,14 @@ export default async function sitesRoutes(fastify: FastifyInstance, deps: AppDep
 
   app.put(
     '/admin/site/add/composteur/:id',
-    { onRequest: guard, schema: { params: idParams, body: siteComposteursAddSchema, response: { 200: successBodySchema } } },
+    { onRequest: guard, schema: { params: idParams, body: cellsAddSchema, response: { 200: successBodySchema } } },
     async (request) => {
       await service.addCells(request.params.id, request.body.composteurs);
       return { status: 'success' as const };
     },
   );
 
-  app.get('/admin/demandeur/get/:id', { onRequest: guard, schema: { params: idParams, response: { 200: demandeurSchema } } }, async (request) => {
+  app.get('/admin/demandeur/get/:id', { onRequest: guard, schema: { params: idParams, response: { 200: requesterSchema } } }, async (request) => {
     const d = await repo.demandeur(request.params.id);
     if (!d) throw new NotFoundError(SITE_MESSAGES.demandeurNotFound);
     return {
@@ -161,10 +161,10 @@ export default async function sitesRoutes(fastify: FastifyInstance, deps: AppDep
 
   app.put(
     '/admin/demandeur/update/:id',
-    { onRequest: guard, schema: { params: idParams, body: demandeurUpdateSchema, response: { 200: successBodySchema } } },
+    { onRequest: guard, schema: { params: idParams, body: requesterUpdateSchema, response: { 200: successBodySchema } } },
     async (request) => {
       const b = request.body;
-      const res = await repo.updateDemandeur(request.params.id, {
+      const res = await repo.updateRequester(request.params.id, {
         fonction: b.fonction,
         precisions: b.precisions,
         telephone: b.telephone,

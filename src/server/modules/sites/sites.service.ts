@@ -73,7 +73,7 @@ export function createSitesService(db: Db) {
         const coordinates = await coordinatesFor(repo, input, null, { code_insee: ville.code_insee, adresse: input.adresse, numero: input.numero });
         const d = isRequest ? input.demandeur! : null;
         const demandeurId = d
-          ? await repo.insertDemandeur({
+          ? await repo.insertRequester({
               date: toStoredDate(d.date),
               civilite: d.civilite,
               nom: d.nom,
@@ -173,7 +173,7 @@ export function createSitesService(db: Db) {
 
     async cell(id: number) {
       const [cell] = await createSitesRepository(db).cells({ id });
-      if (!cell) throw new NotFoundError(SITE_MESSAGES.siteComposteurNotFound);
+      if (!cell) throw new NotFoundError(SITE_MESSAGES.cellNotFound);
       return cell;
     },
 
@@ -184,7 +184,7 @@ export function createSitesService(db: Db) {
     updateCell(id: number, input: CellInput & { actif: boolean }) {
       return inTransaction(db, async (repo) => {
         const [cell] = await repo.cells({ id });
-        if (!cell) throw new NotFoundError(SITE_MESSAGES.siteComposteurNotFound);
+        if (!cell) throw new NotFoundError(SITE_MESSAGES.cellNotFound);
         await repo.lockSite(cell.site);
         const errors = await checkCellReferences(repo, [input], (_i, f) => f);
         if (cell.aInterventions && input.typeBac !== cell.typeBac) errors.push({ key: 'typeBac', error: SITE_MESSAGES.typeBacLocked });

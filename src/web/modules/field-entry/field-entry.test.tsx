@@ -4,9 +4,9 @@ import { onlineManager } from '@tanstack/react-query';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser } from '../../lib/browser';
 import { loggedAs, mockApi, reply, type MockHandler } from '../../../../tests/helpers/web-app';
-import { chooseOption, openFieldScreen, outboxRows, startEachTestOnACleanPhone } from '../../../../tests/helpers/web-field-screens';
+import { chooseOption, fieldSite, openFieldScreen, outboxRows, startEachTestOnACleanPhone } from '../../../../tests/helpers/web-field-screens';
 import { behaveLikeABrowserForTables } from '../../../../tests/helpers/web-screens';
-import type { InterventionSubmission, SiteInfos } from '../../../shared/schemas/interventions';
+import type { InterventionSubmission } from '../../../shared/schemas/interventions';
 import { openOfflineDb } from '../../offline/store';
 import { QUEUED_MESSAGE, SAVED_MESSAGE } from './site-sheet-page';
 import { OFFLINE_BANNER_TEXT } from './offline-banner';
@@ -27,21 +27,7 @@ const CONSTANTES = [
   { idConstante: 1, constante: 'Vide', idAction: 7 },
   { idConstante: 5, constante: 'Plein', idAction: 7 },
 ];
-const SITE: SiteInfos = {
-  id: 5,
-  code: 'QUA005',
-  nom: 'Jardin des Capucins',
-  numero: '12',
-  adresse: 'Rue de Siam',
-  cp: '29200',
-  ville: 'Brest',
-  typeSite: 'Quartier',
-  siteComposteurs: [
-    { id: 51, numero: 1, typeBac: 1, libelleTypeBac: 'Apport', volume: 600, actif: true },
-    { id: 52, numero: 2, typeBac: 2, libelleTypeBac: 'Broyat', volume: 400, actif: true },
-    { id: 53, numero: 3, typeBac: 3, libelleTypeBac: 'Maturation', volume: 600, actif: true },
-  ],
-};
+const SITE = fieldSite({ withBroyat: true });
 const ADDED = reply(200, { status: 'success', message: 'Intervention(s) ajouté(s)', interventions: [900], demandes: [] });
 
 function api(extra: Record<string, MockHandler | 'network'> = {}) {

@@ -8,9 +8,9 @@ import { onlineManager } from '@tanstack/react-query';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser } from '../../lib/browser';
 import { loggedAs, mockApi, reply, type MockHandler } from '../../../../tests/helpers/web-app';
-import { chooseOption, openFieldScreen, outboxRows, startEachTestOnACleanPhone } from '../../../../tests/helpers/web-field-screens';
+import { chooseOption, fieldSite, openFieldScreen, outboxRows, startEachTestOnACleanPhone, storeOutboxEntry } from '../../../../tests/helpers/web-field-screens';
 import { behaveLikeABrowserForTables } from '../../../../tests/helpers/web-screens';
-import type { InterventionSubmission, SiteInfos } from '../../../shared/schemas/interventions';
+import type { InterventionSubmission } from '../../../shared/schemas/interventions';
 import type { OutboxEntry } from '../../offline/db';
 import { openOfflineDb } from '../../offline/store';
 import { useConnectivityStore } from '../../offline/connectivity';
@@ -25,20 +25,7 @@ const TYPE_ACTIONS = [
   { id: 6, libelle: 'Température', valeur: true, valueKind: 'temperature', typeBac: [1, 3], aConstantes: false },
   { id: 13, libelle: 'Autre intervention', valeur: false, valueKind: 'none', typeBac: [1, 2, 3], aConstantes: false },
 ];
-const SITE: SiteInfos = {
-  id: 5,
-  code: 'QUA005',
-  nom: 'Jardin des Capucins',
-  numero: '12',
-  adresse: 'Rue de Siam',
-  cp: '29200',
-  ville: 'Brest',
-  typeSite: 'Quartier',
-  siteComposteurs: [
-    { id: 51, numero: 1, typeBac: 1, libelleTypeBac: 'Apport', volume: 600, actif: true },
-    { id: 53, numero: 3, typeBac: 3, libelleTypeBac: 'Maturation', volume: 600, actif: true },
-  ],
-};
+const SITE = fieldSite();
 const ADDED = reply(200, { status: 'success', message: 'Intervention(s) ajouté(s)', interventions: [900], demandes: [] });
 const OWNER = 7;
 
@@ -60,30 +47,17 @@ let sequence = 0;
 async function queue(overrides: Partial<OutboxEntry<InterventionSubmission>> = {}): Promise<string> {
   sequence += 1;
   const clientId = `0b7c2a3e-3333-4222-8333-${String(sequence).padStart(12, '0')}`;
-  const createdAt = Date.now() - 60_000 + sequence;
-  await (
-    await openOfflineDb()
-  ).outbox.add({
-    clientId,
+  return storeOutboxEntry({
     payload: {
       clientId,
       site: 5,
       date: '2026-03-02T09:30:00.000Z',
       values: [{ composteur: 51, action: 1, valeur: null, bacDestination: null, observations: null, demandeIntervention: null }],
     },
-    createdAt,
+    createdAt: Date.now() - 60_000 + sequence,
     ownerId: OWNER,
-    ownerName: 'jean@exemple.fr',
-    siteLabel: 'QUA005 - Rue de Siam (Jardin des Capucins)',
-    state: 'pending',
-    attempts: 0,
-    failures: 0,
-    nextAttemptAt: createdAt,
-    lastError: null,
-    fieldErrors: [],
     ...overrides,
   });
-  return clientId;
 }
 
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loggedAs, mockApi, reply, type MockHandler } from '../../../../tests/helpers/web-app';
-import { openFieldScreen, startEachTestOnACleanPhone } from '../../../../tests/helpers/web-field-screens';
+import { openFieldScreen, startEachTestOnACleanPhone, storeOutboxEntry } from '../../../../tests/helpers/web-field-screens';
 import type { InterventionSubmission } from '../../../shared/schemas/interventions';
 import type { OutboxEntry, OutboxPhoto } from '../../offline/db';
 import { openOfflineDb } from '../../offline/store';
@@ -34,31 +34,13 @@ async function queue(overrides: Partial<OutboxEntry<InterventionSubmission>> & {
   const { date = '2026-03-02T09:30:00.000Z', request = null, ...entry } = overrides;
   sequence += 1;
   const clientId = `0b7c2a3e-2222-4222-8333-${String(sequence).padStart(12, '0')}`;
-  const createdAt = Date.now() - 60_000 + sequence;
   const payload: InterventionSubmission = {
     clientId,
     site: 5,
     date,
     values: [{ composteur: 51, action: 14, valeur: null, bacDestination: null, observations: null, demandeIntervention: request }],
   };
-  await (
-    await openOfflineDb()
-  ).outbox.add({
-    clientId,
-    payload,
-    createdAt,
-    ownerId: 7,
-    ownerName: 'jean@exemple.fr',
-    siteLabel: 'QUA005 - Rue de Siam (Jardin des Capucins)',
-    state: 'pending',
-    attempts: 0,
-    failures: 0,
-    nextAttemptAt: createdAt,
-    lastError: null,
-    fieldErrors: [],
-    ...entry,
-  });
-  return clientId;
+  return storeOutboxEntry({ payload, createdAt: Date.now() - 60_000 + sequence, ...entry });
 }
 
 const rows = async () => (await openOfflineDb()).outbox.orderBy('createdAt').toArray();

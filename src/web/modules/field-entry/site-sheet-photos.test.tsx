@@ -8,8 +8,8 @@ import userEvent from '@testing-library/user-event';
 import { onlineManager } from '@tanstack/react-query';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loggedAs, mockApi, reply, type MockHandler } from '../../../../tests/helpers/web-app';
-import { chooseOption, openFieldScreen, startEachTestOnACleanPhone } from '../../../../tests/helpers/web-field-screens';
-import type { InterventionSubmission, SiteInfos } from '../../../shared/schemas/interventions';
+import { chooseOption, fieldSite, openFieldScreen, startEachTestOnACleanPhone } from '../../../../tests/helpers/web-field-screens';
+import type { InterventionSubmission } from '../../../shared/schemas/interventions';
 import { openOfflineDb } from '../../offline/store';
 import { useConnectivityStore } from '../../offline/connectivity';
 import { drainNow } from '../../offline/outbox-runner';
@@ -29,20 +29,7 @@ const TYPE_ACTIONS = [
   { id: 14, libelle: 'Réparation effectuée', valeur: true, valueKind: 'text', typeBac: [1, 2, 3], aConstantes: false },
   { id: 18, libelle: 'Réparation à effectuer', valeur: true, valueKind: 'text', typeBac: [1, 2, 3], aConstantes: false },
 ];
-const SITE: SiteInfos = {
-  id: 5,
-  code: 'QUA005',
-  nom: 'Jardin des Capucins',
-  numero: '12',
-  adresse: 'Rue de Siam',
-  cp: '29200',
-  ville: 'Brest',
-  typeSite: 'Quartier',
-  siteComposteurs: [
-    { id: 51, numero: 1, typeBac: 1, libelleTypeBac: 'Apport', volume: 600, actif: true },
-    { id: 53, numero: 3, typeBac: 3, libelleTypeBac: 'Maturation', volume: 600, actif: true },
-  ],
-};
+const SITE = fieldSite();
 const ADDED = reply(200, { status: 'success', message: 'Intervention(s) ajouté(s)', interventions: [900, 901], demandes: [] });
 const PHOTO_STORED = reply(200, { status: 'success', message: 'Photo enregistrée', photo: { id: 1, idIntervention: 900, largeur: 1600, hauteur: 1200, taille: 5, tailleMiniature: 3 } });
 

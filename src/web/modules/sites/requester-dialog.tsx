@@ -4,7 +4,7 @@ import { Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { Dialog } from '../../components/dialog';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatTel } from '../../../shared/schemas/account';
-import { anneeRange, demandeurUpdateSchema, displayTel, FONCTIONS, PERIODES, type Demandeur } from '../../../shared/schemas/sites';
+import { anneeRange, requesterUpdateSchema, displayTel, FONCTIONS, PERIODES, type Requester } from '../../../shared/schemas/sites';
 import { DialogLoader, ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
 import { useSaveAction, useZodForm } from '../../lib/form';
 import { notifySuccess } from '../../lib/notify';
@@ -27,13 +27,13 @@ export function RequesterDialog({ requesterId, onClose }: { requesterId: number 
   );
 }
 
-function RequesterForm({ requester, onDone }: { requester: Demandeur; onDone: () => void }) {
+function RequesterForm({ requester, onDone }: { requester: Requester; onDone: () => void }) {
   const queryClient = useQueryClient();
   const years = anneeRange();
   const yearOptions = Array.from({ length: years.max - years.min + 1 }, (_, i) => String(years.min + i));
   // A year recorded before the range moved on stays visible; saving then asks for one in range.
   if (requester.anneeImplantation && !yearOptions.includes(String(requester.anneeImplantation))) yearOptions.unshift(String(requester.anneeImplantation));
-  const form = useZodForm(demandeurUpdateSchema, {
+  const form = useZodForm(requesterUpdateSchema, {
     initialValues: {
       fonction: requester.fonction as string | null,
       precisions: requester.precisions ?? '',

@@ -6,27 +6,27 @@ import { ActionIcon, Button, Divider, Group, NumberInput, Paper, Select, Stack, 
 import { Dialog } from '../../components/dialog';
 import { IconPencil } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { NUMERO_MAX, NUMERO_MIN, siteComposteursAddSchema, siteComposteurUpdateSchema, type SiteComposteur } from '../../../shared/schemas/sites';
+import { NUMERO_MAX, NUMERO_MIN, cellsAddSchema, cellUpdateSchema, type SiteCell } from '../../../shared/schemas/sites';
 import { DialogLoader, ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
 import { useSaveAction, useZodForm } from '../../lib/form';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { readFailure } from '../../lib/api';
 import { CellRows, composterTypeLabel, newCellRow, nextFreeNumero, type CellRowValues } from './site-form-dialog';
-import { addCells, cellTypesQuery, siteCellsQuery, sitesKeys, typeComposteursQuery, updateCell } from './sites.api';
+import { addCells, cellTypesQuery, siteCellsQuery, sitesKeys, composterTypesQuery, updateCell } from './sites.api';
 
 /** The contract's message when a cell update fails. */
 export const CELL_UPDATE_FAILED = 'Veuillez vérifier votre saisie';
 /** The contract's message when adding cells fails (sic, without the space). */
 export const CELLS_ADD_FAILED = 'Veuillezvérifier votre saisie';
 
-export function cellText(c: SiteComposteur) {
+export function cellText(c: SiteCell) {
   const text = `Cellule n°${c.numero} - ${c.libelle} - ${composterTypeLabel(c)}`;
   return c.actif ? text : `Désactivé - ${text}`;
 }
 
 export function SiteCellsDialog({ site, onClose }: { site: { id: number; code: string; nom: string | null } | null; onClose: () => void }) {
   const cells = useQuery({ ...siteCellsQuery(site?.id ?? 0), enabled: site !== null });
-  const [editing, setEditing] = useState<SiteComposteur | null>(null);
+  const [editing, setEditing] = useState<SiteCell | null>(null);
   return (
     <>
       <Dialog opened={site !== null} onClose={onClose} title={site ? `Composteurs du site ${site.nom ? `${site.nom} - ` : ''}${site.code}` : ''} size="xl">
@@ -48,10 +48,10 @@ export function SiteCellsDialog({ site, onClose }: { site: { id: number; code: s
   );
 }
 
-function CellList({ cells, onEdit }: { cells: SiteComposteur[]; onEdit: (c: SiteComposteur) => void }) {
+function CellList({ cells, onEdit }: { cells: SiteCell[]; onEdit: (c: SiteCell) => void }) {
   const queryClient = useQueryClient();
   const [pending, setPending] = useState<number | null>(null);
-  const toggle = async (c: SiteComposteur, deactivate: boolean) => {
+  const toggle = async (c: SiteCell, deactivate: boolean) => {
     setPending(c.id);
     try {
       await updateCell(c.id, { composteur: c.composteur, typeBac: c.typeBac, numero: c.numero, actif: !deactivate });
@@ -102,9 +102,9 @@ function CellList({ cells, onEdit }: { cells: SiteComposteur[]; onEdit: (c: Site
   );
 }
 
-function AddCellsForm({ siteId, cells }: { siteId: number; cells: SiteComposteur[] }) {
+function AddCellsForm({ siteId, cells }: { siteId: number; cells: SiteCell[] }) {
   const queryClient = useQueryClient();
-  const form = useZodForm(siteComposteursAddSchema, { initialValues: { composteurs: [] as CellRowValues[] } });
+  const form = useZodForm(cellsAddSchema, { initialValues: { composteurs: [] as CellRowValues[] } });
   const save = useSaveAction({ invalid: CELLS_ADD_FAILED, serverMessage: true, setServerErrors: form.setServerErrors });
   const taken = cells.filter((c) => c.actif).map((c) => c.numero);
   const submit = form.onSubmit(
@@ -143,7 +143,7 @@ function AddCellsForm({ siteId, cells }: { siteId: number; cells: SiteComposteur
   );
 }
 
-function EditCellDialog({ cell, onClose }: { cell: SiteComposteur | null; onClose: () => void }) {
+function EditCellDialog({ cell, onClose }: { cell: SiteCell | null; onClose: () => void }) {
   return (
     <Dialog opened={cell !== null} onClose={onClose} title={cell ? `Modifier la cellule n°${cell.numero}` : ''} size="md">
       {cell && <EditCellForm key={cell.id} cell={cell} onDone={onClose} />}
@@ -151,11 +151,11 @@ function EditCellDialog({ cell, onClose }: { cell: SiteComposteur | null; onClos
   );
 }
 
-function EditCellForm({ cell, onDone }: { cell: SiteComposteur; onDone: () => void }) {
+function EditCellForm({ cell, onDone }: { cell: SiteCell; onDone: () => void }) {
   const queryClient = useQueryClient();
-  const typeComposteurs = useQuery(typeComposteursQuery());
+  const typeComposteurs = useQuery(composterTypesQuery());
   const cellTypes = useQuery(cellTypesQuery());
-  const form = useZodForm(siteComposteurUpdateSchema, {
+  const form = useZodForm(cellUpdateSchema, {
     initialValues: { composteur: String(cell.composteur) as string | null, typeBac: String(cell.typeBac) as string | null, numero: cell.numero as number | string, actif: cell.actif },
   });
   const save = useSaveAction({ invalid: CELL_UPDATE_FAILED, serverMessage: true, setServerErrors: form.setServerErrors });

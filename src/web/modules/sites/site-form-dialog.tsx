@@ -39,7 +39,7 @@ import {
   siteQuery,
   sitesKeys,
   siteStatutsQuery,
-  typeComposteursQuery,
+  composterTypesQuery,
   typeSitesQuery,
   updateSite,
   villesQuery,
@@ -151,7 +151,7 @@ export function CellRows({
   onAdd: () => void;
   onRemove: (index: number) => void;
 }) {
-  const typeComposteurs = useQuery(typeComposteursQuery());
+  const typeComposteurs = useQuery(composterTypesQuery());
   const cellTypes = useQuery(cellTypesQuery());
   const composterTypeOptions = (typeComposteurs.data ?? []).map((c) => ({ value: String(c.id), label: composterTypeLabel(c) }));
   const cellTypeOptions = (cellTypes.data ?? []).map((t) => ({ value: String(t.id), label: t.libelle }));

@@ -3,14 +3,14 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { startDownload } from '../../lib/download';
-import type { IdLibelle, TypeComposteur, TypeSite, Ville } from '../../../shared/schemas/reference';
+import type { IdLibelle, ComposterType, TypeSite, Ville } from '../../../shared/schemas/reference';
 import type {
-  Demandeur,
-  DemandeurUpdate,
+  Requester,
+  RequesterUpdate,
   SiteAdd,
-  SiteComposteur,
-  SiteComposteursAddInput,
-  SiteComposteurUpdateInput,
+  SiteCell,
+  CellsAddInput,
+  CellUpdateInput,
   SiteDetail,
   SiteUpdate,
 } from '../../../shared/schemas/sites';
@@ -36,7 +36,7 @@ const reference = <T>(key: string, url: string) =>
 
 export const villesQuery = () => reference<Ville[]>('villes', 'ville/get/all');
 export const typeSitesQuery = () => reference<TypeSite[]>('typeSites', 'typeSite/get/all');
-export const typeComposteursQuery = () => reference<TypeComposteur[]>('typeComposteurs', 'typeComposteur/get/all');
+export const composterTypesQuery = () => reference<ComposterType[]>('typeComposteurs', 'typeComposteur/get/all');
 export const cellTypesQuery = () => reference<IdLibelle[]>('typeBacs', 'typeBac/get/all');
 export const siteStatutsQuery = () => reference<IdLibelle[]>('siteStatuts', 'admin/statut/get/all/sites');
 export const typeActionsQuery = () => reference<IdLibelle[]>('typeActions', 'typeAction/get/all');
@@ -57,21 +57,21 @@ export const siteQuery = (id: number) => queryOptions({ queryKey: sitesKeys.deta
 export const siteCellsQuery = (siteId: number) =>
   queryOptions({
     queryKey: sitesKeys.cells(siteId),
-    queryFn: () => api.get(`admin/siteComposteurs/get/by/site/${siteId}`).json<SiteComposteur[]>(),
+    queryFn: () => api.get(`admin/siteComposteurs/get/by/site/${siteId}`).json<SiteCell[]>(),
     staleTime: 0,
   });
 
 export const requesterQuery = (id: number) =>
-  queryOptions({ queryKey: sitesKeys.requester(id), queryFn: () => api.get(`admin/demandeur/get/${id}`).json<Demandeur>(), staleTime: 0 });
+  queryOptions({ queryKey: sitesKeys.requester(id), queryFn: () => api.get(`admin/demandeur/get/${id}`).json<Requester>(), staleTime: 0 });
 
 type Success = { status: 'success' };
 
 export const addSite = (payload: SiteAdd) => api.post('admin/site/add', { json: payload }).json<Success & { id: number; code: string }>();
 export const updateSite = (id: number, payload: SiteUpdate) => api.put(`admin/site/update/${id}`, { json: payload }).json<Success>();
 export const updateReferents = (id: number, userIds: number[]) => api.put(`admin/site/update/user/${id}`, { json: { user: userIds } }).json<Success>();
-export const updateCell = (id: number, payload: SiteComposteurUpdateInput) => api.put(`admin/siteComposteur/update/${id}`, { json: payload }).json<Success>();
-export const addCells = (siteId: number, payload: SiteComposteursAddInput) => api.put(`admin/site/add/composteur/${siteId}`, { json: payload }).json<Success>();
-export const updateRequester = (id: number, payload: DemandeurUpdate) => api.put(`admin/demandeur/update/${id}`, { json: payload }).json<Success>();
+export const updateCell = (id: number, payload: CellUpdateInput) => api.put(`admin/siteComposteur/update/${id}`, { json: payload }).json<Success>();
+export const addCells = (siteId: number, payload: CellsAddInput) => api.put(`admin/site/add/composteur/${siteId}`, { json: payload }).json<Success>();
+export const updateRequester = (id: number, payload: RequesterUpdate) => api.put(`admin/demandeur/update/${id}`, { json: payload }).json<Success>();
 
 /** Downloads the CSV of the list's current search, sort and filters as exportSites.csv (browser download). */
 export function exportSites(queryString: string) {
