@@ -17,14 +17,13 @@
 import type { Table } from 'dexie';
 import type { FieldError } from '../../shared/errors';
 import type { OutboxEntry } from './db';
+import { RetrySchedule, type BackoffPolicy } from './retry-schedule';
 
 export const SESSION_EXPIRED_MESSAGE = 'Session expirée : reconnectez-vous pour envoyer vos saisies';
 export const NETWORK_ERROR_MESSAGE = 'Pas de réseau : nouvel essai automatique';
 export const SERVER_ERROR_MESSAGE = 'Le serveur ne répond pas correctement : nouvel essai automatique';
 /** The network answered for a server that is down (502, 503, 504) or busy (408, 429). */
 export const SERVER_UNAVAILABLE_MESSAGE = 'Serveur indisponible : nouvel essai automatique';
-/** Server errors after which an entry stops being retried by itself ('Erreur serveur'). */
-export const MAX_FAILURES = 5;
 /**
  * Entries in a row that may go without any answer before the outbox concludes that the network
  * (or the whole server) is down and stops: more than one, so that an entry the server chokes on
@@ -52,28 +51,7 @@ export type SendResult =
 
 export type Sender<P> = (payload: P) => Promise<SendResult>;
 
-export interface BackoffPolicy {
-  baseMs: number;
-  capMs: number;
-}
-
-export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 5_000, capMs: 5 * 60_000 };
-
-/** Delay before the next try after `attempts` tries: base, 2×base, 4×base... capped. */
-export function backoffDelay(attempts: number, policy: BackoffPolicy = DEFAULT_BACKOFF): number {
-  const exponent = Math.max(0, attempts - 1);
-  // 2^30 already exceeds any cap; stop there so the number stays finite.
-  return Math.min(policy.capMs, policy.baseMs * 2 ** Math.min(exponent, 30));
-}
-
-/**
- * The delay actually waited: between half and all of backoffDelay ("equal jitter"), so that
- * phones that met the same outage do not all come back in the same second.
- */
-export function jitteredDelay(attempts: number, random: () => number, policy: BackoffPolicy = DEFAULT_BACKOFF): number {
-  const full = backoffDelay(attempts, policy);
-  return Math.round(full / 2 + (random() * full) / 2);
-}
+export { backoffDelay, jitteredDelay, DEFAULT_BACKOFF, MAX_FAILURES, type BackoffPolicy } from './retry-schedule';
 
 /** The requests (demandeIntervention) an entry's blocks process. */
 function requestIds(payload: unknown): number[] {
@@ -167,26 +145,16 @@ export class Outbox<P extends { clientId: string }> {
   private readonly table: Table<OutboxEntry, string>;
   private readonly send: Sender<P>;
   private readonly now: () => number;
-  private readonly backoff: BackoffPolicy;
-  private readonly maxFailures: number;
-  private readonly random: () => number;
   private readonly lock: <T>(fn: () => Promise<T>) => Promise<T>;
   private readonly onSent?: (entry: OutboxEntry<P>, body: unknown) => Promise<void>;
-  private running: Promise<unknown> = Promise.resolve();
-  /**
-   * The wait after drains that met an outage: a property of this page's connection, not of the
-   * entries, so kept in memory (after a reload the app tries at once anyway).
-   */
-  private outages = 0;
-  private holdUntil = 0;
+  /** Backoff, the hold after drains that met an outage, one operation at a time. */
+  private readonly retry: RetrySchedule;
 
   constructor(options: OutboxOptions<P>) {
     this.table = options.table;
     this.send = options.send;
-    this.now = options.now ?? Date.now;
-    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
-    this.maxFailures = options.maxFailures ?? MAX_FAILURES;
-    this.random = options.random ?? Math.random;
+    this.retry = new RetrySchedule(options);
+    this.now = this.retry.now;
     this.lock = options.lock ?? ((fn) => fn());
     this.onSent = options.onSent;
   }
@@ -234,7 +202,7 @@ export class Outbox<P extends { clientId: string }> {
     // one to leave (a drain goes on by itself then): no timer for them.
     if (mine.some((e) => e.state === 'auth')) return null;
     const due = mine.filter((e) => isWaiting(e, false) && !blockerOf(e, all)).map((e) => e.nextAttemptAt);
-    return due.length === 0 ? null : Math.max(this.holdUntil, Math.min(...due));
+    return due.length === 0 ? null : this.retry.notBefore(Math.min(...due));
   }
 
   /**
@@ -291,7 +259,7 @@ export class Outbox<P extends { clientId: string }> {
 
   private async drainLocked({ ownerId, force = false, ignoreBackoff = false, includeAuth = false }: DrainOptions): Promise<DrainReport> {
     const report: DrainReport = { sent: [], failed: [], serverErrors: [], retryLater: false, authRequired: false };
-    if (!force && this.holdUntil > this.now()) {
+    if (!force && this.retry.held()) {
       report.retryLater = true;
       return report;
     }
@@ -329,8 +297,7 @@ export class Outbox<P extends { clientId: string }> {
       // The server answered: the entries that went unanswered before had a problem of their own.
       for (const u of unanswered) await this.countFailure(u.entry, u.message, report);
       unanswered = [];
-      this.outages = 0;
-      this.holdUntil = 0;
+      this.retry.answered();
       switch (result.kind) {
         case 'sent':
           if (this.onSent) {
@@ -365,8 +332,7 @@ export class Outbox<P extends { clientId: string }> {
     if (unanswered.length > 0) {
       // Nothing answered since: the network (or the whole server) is down, not these entries.
       // The queue waits, longer after each such drain; no entry's try is counted.
-      this.outages++;
-      this.holdUntil = this.now() + jitteredDelay(this.outages, this.random, this.backoff);
+      this.retry.unanswered();
       report.retryLater = true;
     }
     return report;
@@ -374,21 +340,13 @@ export class Outbox<P extends { clientId: string }> {
 
   /** One more server error for the entry: its own backoff, or 'Erreur serveur' at the limit. */
   private async countFailure(entry: OutboxEntry, message: string, report: DrainReport) {
-    const failures = (entry.failures ?? 0) + 1;
-    await this.table.update(
-      entry.clientId,
-      failures >= this.maxFailures
-        ? { state: 'error', failures, lastError: message }
-        : { state: 'pending', failures, lastError: message, nextAttemptAt: this.now() + jitteredDelay(failures, this.random, this.backoff) },
-    );
+    await this.table.update(entry.clientId, this.retry.afterFailure(entry.failures, message));
     report.serverErrors.push(entry.clientId);
   }
 
   /** One outbox operation at a time in this page, so states never interleave. */
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.running.then(fn, fn);
-    this.running = run.catch(() => undefined);
-    return run;
+    return this.retry.exclusive(fn);
   }
 }
 

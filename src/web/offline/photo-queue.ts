@@ -10,16 +10,8 @@
 // photos never hold the entries: the runner sends every due entry before any photo.
 import type { Table } from 'dexie';
 import type { OutboxEntry, OutboxPhoto, OutboxState, PhotoData } from './db';
-import {
-  DEFAULT_BACKOFF,
-  MAX_FAILURES,
-  NETWORK_ERROR_MESSAGE,
-  SESSION_EXPIRED_MESSAGE,
-  jitteredDelay,
-  type BackoffPolicy,
-  type DrainOptions,
-  type SendResult,
-} from './outbox';
+import { NETWORK_ERROR_MESSAGE, SESSION_EXPIRED_MESSAGE, type DrainOptions, type SendResult } from './outbox';
+import { RetrySchedule, type BackoffPolicy } from './retry-schedule';
 
 export const PHOTO_WITHOUT_INTERVENTION = 'Le serveur n’a pas indiqué l’intervention de cette photo : elle ne peut pas être envoyée.';
 export const PHOTO_DATA_MISSING = 'L’image de cette photo n’est plus sur le téléphone.';
@@ -79,23 +71,17 @@ export class PhotoQueue {
   private readonly entries: Table<OutboxEntry, string>;
   private readonly send: PhotoSender;
   private readonly now: () => number;
-  private readonly backoff: BackoffPolicy;
-  private readonly maxFailures: number;
-  private readonly random: () => number;
   private readonly lock: <T>(fn: () => Promise<T>) => Promise<T>;
-  private running: Promise<unknown> = Promise.resolve();
-  private outages = 0;
-  private holdUntil = 0;
+  /** The outbox's retry rules (retry-schedule.ts), with their own hold and exclusion. */
+  private readonly retry: RetrySchedule;
 
   constructor(options: PhotoQueueOptions) {
     this.photos = options.photos;
     this.data = options.data;
     this.entries = options.entries;
     this.send = options.send;
-    this.now = options.now ?? Date.now;
-    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
-    this.maxFailures = options.maxFailures ?? MAX_FAILURES;
-    this.random = options.random ?? Math.random;
+    this.retry = new RetrySchedule(options);
+    this.now = this.retry.now;
     this.lock = options.lock ?? ((fn) => fn());
   }
 
@@ -231,7 +217,7 @@ export class PhotoQueue {
     const mine = await this.photos.where('ownerId').equals(ownerId).toArray();
     if (mine.some((p) => p.state === 'auth')) return null;
     const due = mine.filter((p) => isWaiting(p, false)).map((p) => p.nextAttemptAt);
-    return due.length === 0 ? null : Math.max(this.holdUntil, Math.min(...due));
+    return due.length === 0 ? null : this.retry.notBefore(Math.min(...due));
   }
 
   /** Sends the due photos of `ownerId` whose intervention is stored, oldest first, one at a time. */
@@ -241,7 +227,7 @@ export class PhotoQueue {
 
   private async drainLocked({ ownerId, force = false, ignoreBackoff = false, includeAuth = false }: DrainOptions): Promise<PhotoDrainReport> {
     const report: PhotoDrainReport = { sent: [], failed: [], serverErrors: [], retryLater: false, authRequired: false };
-    if (!force && this.holdUntil > this.now()) {
+    if (!force && this.retry.held()) {
       report.retryLater = true;
       return report;
     }
@@ -276,8 +262,7 @@ export class PhotoQueue {
       }
       for (const u of unanswered) await this.countFailure(u.photo, u.message, report);
       unanswered = [];
-      this.outages = 0;
-      this.holdUntil = 0;
+      this.retry.answered();
       switch (result.kind) {
         case 'sent':
           await this.photos.delete(next.clientId);
@@ -299,27 +284,18 @@ export class PhotoQueue {
       }
     }
     if (unanswered.length > 0) {
-      this.outages++;
-      this.holdUntil = this.now() + jitteredDelay(this.outages, this.random, this.backoff);
+      this.retry.unanswered();
       report.retryLater = true;
     }
     return report;
   }
 
   private async countFailure(photo: OutboxPhoto, message: string, report: PhotoDrainReport) {
-    const failures = (photo.failures ?? 0) + 1;
-    await this.photos.update(
-      photo.clientId,
-      failures >= this.maxFailures
-        ? { state: 'error', failures, lastError: message }
-        : { state: 'pending', failures, lastError: message, nextAttemptAt: this.now() + jitteredDelay(failures, this.random, this.backoff) },
-    );
+    await this.photos.update(photo.clientId, this.retry.afterFailure(photo.failures, message));
     report.serverErrors.push(photo.clientId);
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.running.then(fn, fn);
-    this.running = run.catch(() => undefined);
-    return run;
+    return this.retry.exclusive(fn);
   }
 }
