@@ -2,11 +2,12 @@
 // counts what is left beside the save button; a referent opening another site's QR label is
 // told so in place and keeps their session and queue; the outbox 'Envois' says what each entry
 // became and why a send could not happen; nothing in the top bar or the pages is cut off; the
-// per-site interventions page names its site and leads back to the site choice.
+// per-site interventions page names its site and leads back to the site choice; an account
+// without a role is told so on the login page.
 // Runs on the demo programme the e2e server seeds: referent1 has several sites, each with cells
 // n°1-2 Apport, n°3 Broyat, n°4 Maturation.
 import { expect, request as playwrightRequest, test, type Page } from '@playwright/test';
-import { ADMIN, apiLogIn } from '../helpers/e2e-login';
+import { ADMIN, apiLogIn, submitLogin } from '../helpers/e2e-login';
 import {
   QUEUED,
   cutOffElements,
@@ -362,4 +363,12 @@ test("the site interventions page is titled with the site's name and leads back 
   await page.getByRole('link', { name: 'Retour au choix du site' }).click();
   await expect(page).toHaveURL(/\/admin\/choix\/site$/);
   await expect(page.getByText('Choisir le site de votre intervention')).toBeVisible();
+});
+
+test('an agent who logs in before being given a role is told so on the login page, on a phone', async ({ page }) => {
+  // tlhostis: a demo agent left without a role (the README's tour gives one a role by hand).
+  await submitLogin(page, { login: 'tlhostis', password: 'demo-compost' });
+  await expect(page.getByRole('alert')).toContainText("Votre compte n'a pas encore de rôle : contactez un administrateur.");
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(390);
 });
