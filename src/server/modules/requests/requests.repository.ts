@@ -199,8 +199,9 @@ export function createRequestsRepository(db: Db | Kysely<Database>) {
         }[q.sort.name];
         paging = sql<{ id: number }>`SELECT d.id FROM demande_intervention d WHERE ${cond} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`.execute(db);
       }
-      const [countRes, pageRes] = await Promise.all([counting, paging]);
-      return { count: countRes.rows[0].count, rows: await cards(pageRes.rows.map((r) => r.id)) };
+      // The page's cards are read while the count still runs.
+      const [countRes, rows] = await Promise.all([counting, paging.then((page) => cards(page.rows.map((r) => r.id)))]);
+      return { count: countRes.rows[0].count, rows };
     },
 
     /** The interventions linked to a page of history rows, by id. */
