@@ -5,8 +5,8 @@
 // issued. Also answers 'bare' (replay statements on its own database: the PGlite figures,
 // where no second connection can open the directory) and 'rss'.
 //
-// Env: DATABASE_URL (PostgreSQL) or DATA_DIR (PGlite; PGLITE_WORKER=1 runs it in a worker
-// thread), PORT (0 = any), LOG_LEVEL.
+// Env: DATABASE_URL (PostgreSQL) or DATA_DIR (PGlite, in a worker thread unless PGLITE_WORKER=0),
+// PORT (0 = any), LOG_LEVEL.
 import path from 'node:path';
 import os from 'node:os';
 import { CompiledQuery, Kysely, type LogEvent } from 'kysely';

@@ -1,6 +1,7 @@
 // Embedded PGlite, in a directory or in memory (tests), with the lock file that keeps a second
-// process out of its directory. It runs on the main thread, or with PGLITE_WORKER=1 in a worker
-// thread of its own (pglite-worker-client.ts; docs/sizing.md compares the two).
+// process out of its directory. A directory's database runs in a worker thread of its own
+// (pglite-worker-client.ts), an in-memory one on the main thread; PGLITE_WORKER chooses otherwise
+// (docs/sizing.md compares the two).
 import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely } from 'kysely';
