@@ -2,6 +2,12 @@
 // (f_unaccent + lower, backed by trigram indexes) and paging.
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 
+/**
+ * Integer ids as one array parameter ('{1,2,3}' cast to int[]), the same statement text for any
+ * number of them: `= ANY(...)` or `unnest(...)` rather than an IN list of n parameters.
+ */
+export const intArray = (ids: readonly number[]) => sql<number[]>`CAST(${`{${ids.map((id) => Math.trunc(id)).join(',')}}`} AS int[])`;
+
 /** The LIKE pattern of "contains `term`", lower-cased, with LIKE's wildcards escaped. */
 function containsPattern(term: string): string {
   return `%${term.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

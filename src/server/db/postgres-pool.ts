@@ -9,6 +9,7 @@ import { DatabaseNoAnswerError, isDatabaseUnavailable } from '../errors.js';
 import { ConnectionWatcher } from './auth-changes.js';
 import { authListener } from './notifications.js';
 import { KEEPALIVE_IDLE_MS, POSTGRES_SESSION_OPTIONS, describePostgresUrl, errorSummary, type DbLogger } from './postgres-connection.js';
+import { preparedStatementName, withoutLeadingComment } from './plan-once.js';
 
 export interface PostgresOptions {
   /** How long to keep trying a server that does not answer yet (a PostgreSQL starting up). 0: one try. */
@@ -162,7 +163,7 @@ class LentConnection {
         return result;
       } catch (e) {
         if (e instanceof DatabaseNoAnswerError) throw e;
-        if (!first || attempt >= this.maxRetries || !isDatabaseUnavailable(e) || !/^\s*(select|begin)\b/i.test(text)) throw e;
+        if (!first || attempt >= this.maxRetries || !isDatabaseUnavailable(e) || !/^\s*(select|begin)\b/i.test(withoutLeadingComment(text))) throw e;
         const dead = this.client!;
         // Released once: if no other connection comes, release() below has nothing left to give back.
         this.client = null;
@@ -172,10 +173,15 @@ class LentConnection {
     }
   }
 
-  /** The statement, given up when no answer comes within the limit the server applies plus the grace. */
+  /**
+   * The statement, given up when no answer comes within the limit the server applies plus the
+   * grace; a statement marked by planOnce() as a named prepared statement (plan-once.ts).
+   */
   private run(client: pg.PoolClient, text: string, values?: unknown[]): Promise<unknown> {
+    const name = preparedStatementName(text);
+    const send = () => (name === undefined ? client.query(text, values) : client.query({ name, text, values }));
     const serverMs = this.localMs ?? this.sessionMs ?? this.defaultMs;
-    if (!(serverMs > 0)) return client.query(text, values);
+    if (!(serverMs > 0)) return send();
     const waitMs = serverMs + this.graceMs;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -185,7 +191,7 @@ class LentConnection {
         // is not used again, and ending it makes the server roll back (once it hears of it).
         (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
       }, waitMs);
-      client.query(text, values).then(
+      send().then(
         (r) => {
           clearTimeout(timer);
           resolve(r);

@@ -23,7 +23,7 @@
 import { Readable } from 'node:stream';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/client.js';
-import { containsNormalized, ilikeUnaccent, shortWordTerm, trigramIndexable, wordStartsIn, wordStartsNormalized, wordStartsUnaccent } from '../../db/list.js';
+import { containsNormalized, ilikeUnaccent, intArray, shortWordTerm, trigramIndexable, wordStartsIn, wordStartsNormalized, wordStartsUnaccent } from '../../db/list.js';
 import { COUNT_CAP, type InterventionSortField } from '../../../shared/schemas/interventions-admin.js';
 import { ACTION_VALUE_KINDS, STATUT_REALISEE } from '../../../shared/domain.js';
 import { copyLines, sqlCsvInteger, sqlCsvLine, sqlCsvText, sqlParisDateTime, streamsCopy } from '../../csv.js';
@@ -160,8 +160,6 @@ function freeTextMatch(term: string, use: 'index' | 'check' = 'index'): RawBuild
 
 /** Whether an index can gather the free-text matches of the term (see trigramIndexable). */
 const freeTextIndexable = (term: string) => shortWordTerm(term) || trigramIndexable(term);
-
-const intArray = (ids: number[]) => sql`CAST(${`{${ids.join(',')}}`} AS int[])`;
 
 /** The search as a condition on intervention i (each part an indexed column or expression). */
 function searchCondition(s: ResolvedSearch): RawBuilder<SqlBool> {

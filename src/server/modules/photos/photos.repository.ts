@@ -8,6 +8,8 @@
 // bytea, by up to 120 MB with base64).
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.js';
+import { intArray } from '../../db/list.js';
+import { planOnce } from '../../db/plan-once.js';
 
 export interface NewPhoto {
   client_id: string;
@@ -130,13 +132,9 @@ export function createPhotosRepository(db: Db) {
     async photoIdsByIntervention(interventionIds: readonly number[]): Promise<Map<number, { id: number }[]>> {
       const out = new Map<number, { id: number }[]>(interventionIds.map((id) => [id, []]));
       if (interventionIds.length === 0) return out;
-      const rows = await db
-        .selectFrom('intervention_photo')
-        .where('intervention_id', 'in', [...new Set(interventionIds)])
-        .select(['id', 'intervention_id'])
-        .orderBy('intervention_id')
-        .orderBy('id')
-        .execute();
+      // One text for any page, planned once per connection (plan-once.ts).
+      const { rows } = await planOnce(sql<{ id: number; intervention_id: number }>`SELECT id, intervention_id FROM intervention_photo
+          WHERE intervention_id = ANY(${intArray([...new Set(interventionIds)])}) ORDER BY intervention_id, id`).execute(db);
       for (const r of rows) out.get(r.intervention_id)?.push({ id: r.id });
       return out;
     },

@@ -4,7 +4,8 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Db } from '../../db/client.js';
-import { containsNormalized, pageOf, shortWordTerm, wordStartsNormalized } from '../../db/list.js';
+import { containsNormalized, intArray, pageOf, shortWordTerm, wordStartsNormalized } from '../../db/list.js';
+import { planOnce } from '../../db/plan-once.js';
 import { PENDING_STATUTS, STATUT_ANNULEE, STATUT_EN_ATTENTE, STATUT_PROGRAMMEE, type DemandeRuleInput, type HistoryQuery, type PendingListQuery } from '../../../shared/schemas/requests.js';
 
 const PARIS_TODAY = sql<string>`to_char((now() AT TIME ZONE 'Europe/Paris')::date, 'YYYY-MM-DD')`;
@@ -75,7 +76,8 @@ function cardsQuery(ids: number[]) {
   const label = (table: string, column: string, key: RawBuilder<unknown>) =>
     sql`(SELECT ${sql.ref(`l.${column}`)} FROM ${sql.table(table)} l WHERE l.id = ${key})`;
   const person = (key: RawBuilder<unknown>) => sql<string | null>`(SELECT ${personName('l')} FROM account l WHERE l.id = ${key})`;
-  return sql<CardRecord>`SELECT d.id, d.statut_id AS "idStatut", ${label('statut', 'libelle', sql`d.statut_id`)} AS statut, d.date_echeance AS "dateEcheance",
+  // One text for any page (the ids as one array), planned once per connection: see plan-once.ts.
+  return planOnce(sql<CardRecord>`SELECT d.id, d.statut_id AS "idStatut", ${label('statut', 'libelle', sql`d.statut_id`)} AS statut, d.date_echeance AS "dateEcheance",
       d.date_programmee AS "dateProgrammee", ${label('account', 'kind', sql`d.programme_par_id`)} AS "programmationKind", ${person(sql`d.programme_par_id`)} AS programmation,
       i.id AS "idInterventionDeclenchante", i.date AS "dateDeclenchement", i.type_action_id AS "idAction", ${label('type_action', 'libelle', sql`i.type_action_id`)} AS "actionDeclenchante",
       ${label('account', 'kind', sql`i.intervenant_id`)} AS "intervenantKind", ${person(sql`i.intervenant_id`)} AS intervenant,
@@ -98,11 +100,11 @@ function cardsQuery(ids: number[]) {
       greatest(1, round(extract(epoch FROM d.date_echeance - coalesce(i.date, d.date_creation)) / 86400))::int AS "delaiJours",
       d.date_creation AS "dateCreation", d.date_annulation AS "dateAnnulation", ${person(sql`d.annulee_par_id`)} AS "annuleePar",
       d.intervention_realisee_id AS "idRealisee"
-    FROM (VALUES ${sql.join(ids.map((id, n) => sql`(${id}::int, ${n}::int)`))}) AS p(id, n)
+    FROM unnest(${intArray(ids)}) WITH ORDINALITY AS p(id, n)
     JOIN demande_intervention d ON d.id = p.id
     JOIN site s ON s.id = d.site_id
     LEFT JOIN intervention i ON i.id = d.intervention_declenchante_id
-    ORDER BY p.n`;
+    ORDER BY p.n`);
 }
 
 /** The history's search: the site (name, code, city, address...), the scheduled action or the status. */
@@ -204,29 +206,19 @@ export function createRequestsRepository(db: Db | Kysely<Database>) {
       return { count: countRes.rows[0].count, rows };
     },
 
-    /** The interventions linked to a page of history rows, by id. */
+    /** The interventions linked to a page of cards or history rows, by id (planned once: plan-once.ts). */
     async linkedInterventions(ids: number[]): Promise<LinkedRecord[]> {
       if (ids.length === 0) return [];
-      return db
-        .selectFrom('intervention as i')
-        .innerJoin('type_action as t', 't.id', 'i.type_action_id')
-        .innerJoin('account as a', 'a.id', 'i.intervenant_id')
-        .leftJoin('type_action_constante as c', (j) => j.onRef('c.id_action', '=', 'i.type_action_id').onRef('c.id_constante', '=', 'i.valeur_constante'))
-        .leftJoin('site_composteur as dest', 'dest.id', 'i.bac_destination_id')
-        .where('i.id', 'in', ids)
-        .select([
-          'i.id',
-          'i.date',
-          personName('a').$castTo<string>().as('intervenant'),
-          'i.type_action_id as idAction',
-          't.libelle as typeAction',
-          'i.valeur_nombre as valeurNombre',
-          'c.constante',
-          'i.valeur_texte as valeurTexte',
-          'dest.numero as destinationNumeroBac',
-          'i.observations',
-        ])
-        .execute();
+      const { rows } = await planOnce(sql<LinkedRecord>`SELECT i.id, i.date, ${personName('a')} AS intervenant, i.type_action_id AS "idAction",
+          t.libelle AS "typeAction", i.valeur_nombre AS "valeurNombre", c.constante, i.valeur_texte AS "valeurTexte",
+          dest.numero AS "destinationNumeroBac", i.observations
+        FROM intervention i
+        JOIN type_action t ON t.id = i.type_action_id
+        JOIN account a ON a.id = i.intervenant_id
+        LEFT JOIN type_action_constante c ON c.id_action = i.type_action_id AND c.id_constante = i.valeur_constante
+        LEFT JOIN site_composteur dest ON dest.id = i.bac_destination_id
+        WHERE i.id = ANY(${intArray(ids)})`).execute(db);
+      return rows;
     },
 
     /**
