@@ -123,6 +123,23 @@ describe.each(TEST_DRIVERS)('derived data page (%s)', (driver) => {
         ])
         .returning('id')
         .execute();
+      // Requests of both sites, one of them cancelled, one moved to another action, one deleted.
+      const requests = await h.db
+        .insertInto('demande_intervention')
+        .values(
+          [siteA, siteA, siteA, siteB, siteB].map((site, k) => ({
+            site_id: site.id,
+            site_composteur_id: site.apport,
+            statut_id: 3,
+            type_action_programmee_id: k % 2 ? 14 : 12,
+            date_echeance: new Date('2024-05-01T08:00:00Z'),
+          })),
+        )
+        .returning('id')
+        .execute();
+      await h.db.updateTable('demande_intervention').set({ statut_id: 6 }).where('id', '=', requests[0].id).execute();
+      await h.db.updateTable('demande_intervention').set({ type_action_programmee_id: 17 }).where('id', '=', requests[3].id).execute();
+      await h.db.deleteFrom('demande_intervention').where('id', '=', requests[4].id).execute();
       // A correction of the watering (20 L -> 30 L) and the deletion of site B's only intervention.
       await h.db.updateTable('intervention').set({ valeur_nombre: 30 }).where('id', '=', ids[1].id).execute();
       await h.db.deleteFrom('intervention').where('id', '=', ids[4].id).execute();
@@ -136,6 +153,7 @@ describe.each(TEST_DRIVERS)('derived data page (%s)', (driver) => {
         cells: await q(sql`SELECT id, a_interventions FROM site_composteur ORDER BY id`),
         copies: await q(sql`SELECT id, type_bac_id, numero_bac FROM intervention ORDER BY id`),
         counts: await q(sql`SELECT site_id, type_action_id, n FROM intervention_count WHERE n <> 0 ORDER BY 1, 2`),
+        requestCounts: await q(sql`SELECT statut_id, type_action_programmee_id, site_id, n FROM demande_intervention_count WHERE n <> 0 ORDER BY 1, 2, 3`),
         mois: await q(sql`SELECT type_action_id, mois::text, site_id, intervenant_id, nb, quantite::float8 AS q FROM intervention_stats_mois ORDER BY 1, 2, 3, 4`),
         intervenant: await q(sql`SELECT type_action_id, mois::text, intervenant_id, nb, quantite::float8 AS q FROM intervention_stats_mois_intervenant ORDER BY 1, 2, 3`),
         reseau: await q(sql`SELECT type_action_id, mois::text, bande, nb, quantite::float8 AS q FROM intervention_stats_mois_reseau ORDER BY 1, 2, 3`),
@@ -169,6 +187,7 @@ describe.each(TEST_DRIVERS)('derived data page (%s)', (driver) => {
         '-- Rebuild the cells\' flag',
         '-- Rebuild the cell copies',
         '-- Rebuild the intervention counts',
+        '-- Rebuild the request counts',
         '-- Rebuild the monthly summaries',
       ]);
       const kept = await snapshot(h.db);
@@ -178,6 +197,7 @@ describe.each(TEST_DRIVERS)('derived data page (%s)', (driver) => {
       await sql`UPDATE site_composteur SET a_interventions = NOT a_interventions`.execute(h.db);
       await sql`UPDATE intervention SET type_bac_id = NULL, numero_bac = numero_bac + 100`.execute(h.db);
       await sql`DELETE FROM intervention_count`.execute(h.db);
+      await sql`DELETE FROM demande_intervention_count`.execute(h.db);
       for (const t of ['intervention_stats_mois', 'intervention_stats_mois_intervenant', 'intervention_stats_mois_reseau', 'intervention_stats_site_mois']) {
         await sql.raw(`DELETE FROM ${t}`).execute(h.db);
       }

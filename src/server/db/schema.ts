@@ -163,6 +163,8 @@ export interface Database extends AlertsTables, PhotosTables, PublicSitesTables 
   login_attempt: { kind: string; key: string; window_start: Timestamp; count: number };
   /** Interventions per site and action, 0 for the site's total (migration 008, kept by triggers). */
   intervention_count: { site_id: number; type_action_id: number; n: number };
+  /** Requests per site, status and programmed action (0: all), kept by triggers (migration 021). */
+  demande_intervention_count: { statut_id: number; type_action_programmee_id: number; site_id: number; n: number };
   /** Every correction and deletion of an intervention (migration 008); nothing deletes it. */
   intervention_audit: {
     id: Generated<number>;

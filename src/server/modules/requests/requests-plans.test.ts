@@ -100,6 +100,22 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('requests history plans at 100 0
     }
   });
 
+  it('pages the board by site reading the sites its page shows, even on the last page', async () => {
+    const board = '/api/admin/demande/intervention/get/list';
+    const { body } = await readsOf(board);
+    const last = Math.floor((body.count - 1) / 20);
+    expect(last).toBeGreaterThan(1000);
+    for (const direction of ['asc', 'desc']) {
+      for (const page of [0, Math.floor(last / 2), last]) {
+        const { out, body: answer } = await readsOf(`${board}?sort[name]=site&sort[direction]=${direction}&page=${page}`);
+        expect(answer.demandesInterventions.length).toBeGreaterThan(0);
+        for (const s of out) expect(s.rows, `site ${direction} page ${page}\n${s.sql}`).toBeLessThanOrEqual(200);
+      }
+      const { out } = await readsOf(`${board}?sort[name]=dateEcheance&sort[direction]=${direction}`);
+      for (const s of out) expect(s.rows, `dateEcheance ${direction}\n${s.sql}`).toBeLessThanOrEqual(200);
+    }
+  });
+
   it('keeps the status filter on the sorts that lead with the status or the cancellation date', async () => {
     for (const q of ['sort[name]=dateAnnulation&sort[direction]=desc&filter[statut]=6', 'sort[name]=statut&sort[direction]=asc&filter[statut]=5']) {
       const { out } = await readsOf(`${HISTORY}?${q}`);

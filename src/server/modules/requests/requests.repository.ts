@@ -107,6 +107,17 @@ function cardsQuery(ids: number[]) {
     ORDER BY p.n`);
 }
 
+/**
+ * The number of requests of these statuses (all when none), of a site and a programmed action
+ * when given, from the counts kept by triggers (migration 021): 0 in a key stands for "all".
+ */
+function requestCount(f: { statuts: readonly number[]; site?: number; action?: number }) {
+  const statuts = f.statuts.length > 0 ? f.statuts : [0];
+  const onSite = f.site === undefined ? sql`true` : sql`c.site_id = ${f.site}`;
+  return sql<{ count: number }>`SELECT coalesce(sum(c.n), 0)::int AS count FROM demande_intervention_count c
+    WHERE c.statut_id IN (${sql.join(statuts.map((s) => sql`${s}`))}) AND c.type_action_programmee_id = ${f.action ?? 0} AND ${onSite}`;
+}
+
 /** The history's search: the site (name, code, city, address...), the scheduled action or the status. */
 function searchCondition(term: string): RawBuilder<SqlBool> {
   const inText = (column: RawBuilder<unknown>) => (shortWordTerm(term) ? wordStartsNormalized(column, term) : containsNormalized(column, term));
@@ -128,20 +139,43 @@ export function createRequestsRepository(db: Db | Kysely<Database>) {
     cards,
 
     async pendingList(q: PendingListQuery) {
-      // Count and page on the requests and their sites only, then read the 20 cards' details:
-      // the joins of a card then run for one page, not for every pending request.
-      let pendingOnly = db.selectFrom('demande_intervention as d').where('d.statut_id', 'in', [...PENDING_STATUTS]);
-      if (q.filter.site !== undefined) pendingOnly = pendingOnly.where('d.site_id', '=', q.filter.site);
-      const countRow = await pendingOnly.select(sql<number>`count(*)::int`.as('count')).executeTakeFirstOrThrow();
+      // The count and the page's ids, side by side, then the page's cards: the joins of a card
+      // run for one page, not for every pending request.
       const { limit, offset } = pageOf(q);
-      const dir = q.sort.direction;
-      let pageQuery = pendingOnly.innerJoin('site as s', 's.id', 'd.site_id').select('d.id');
-      pageQuery =
-        q.sort.name === 'dateEcheance'
-          ? pageQuery.orderBy('d.date_echeance', dir).orderBy('d.id', dir)
-          : pageQuery.orderBy(sql`s.nom_tri`, dir).orderBy('d.site_id', dir).orderBy('d.date_echeance', 'asc').orderBy('d.id', 'asc');
-      const ids = (await pageQuery.limit(limit).offset(offset).execute()).map((r) => r.id);
-      return { count: countRow.count, rows: await cards(ids) };
+      const pending = sql.join(PENDING_STATUTS.map((s) => sql.lit(s)));
+      const site = q.filter.site;
+      const counting = requestCount({ statuts: PENDING_STATUTS, site }).execute(db);
+      const dir = q.sort.direction === 'asc' ? sql`ASC` : sql`DESC`;
+      let paging: Promise<{ rows: { id: number }[] }>;
+      if (q.sort.name === 'dateEcheance') {
+        const onSite = site === undefined ? sql`true` : sql`d.site_id = ${site}`;
+        paging = sql<{ id: number }>`SELECT d.id FROM demande_intervention d WHERE d.statut_id IN (${pending}) AND ${onSite}
+            ORDER BY d.date_echeance ${dir}, d.id ${dir} LIMIT ${limit} OFFSET ${offset}`.execute(db);
+      } else {
+        // By site: the sites in order, each with its number of pending requests (from the
+        // counts table) and the number before it; only the sites the page overlaps are read, each
+        // from its pending requests' index in due-date order. The last page reads a few sites,
+        // not the 5,000 pending requests before it.
+        const onSite = site === undefined ? sql`true` : sql`c.site_id = ${site}`;
+        paging = sql<{ id: number }>`WITH o AS (
+              SELECT c.site_id AS gid, s.nom_tri, sum(c.n)::int AS n
+                FROM demande_intervention_count c JOIN site s ON s.id = c.site_id
+               WHERE c.statut_id IN (${pending}) AND c.type_action_programmee_id = 0 AND ${onSite}
+               GROUP BY c.site_id, s.nom_tri HAVING sum(c.n) > 0
+            ), r AS (
+              SELECT gid, n, (sum(n) OVER (ORDER BY nom_tri ${dir}, gid ${dir}) - n)::int AS before FROM o
+            )
+            SELECT x.id FROM r CROSS JOIN LATERAL (
+                SELECT y.id, r.before + row_number() OVER (ORDER BY y.date_echeance, y.id) AS pos
+                  FROM (SELECT d.id, d.date_echeance FROM demande_intervention d
+                         WHERE d.site_id = r.gid AND d.statut_id IN (${pending})
+                         ORDER BY d.date_echeance, d.id LIMIT ${offset + limit} - r.before) y
+              ) x
+             WHERE r.before < ${offset + limit} AND r.before + r.n > ${offset} AND x.pos > ${offset}
+             ORDER BY x.pos LIMIT ${limit}`.execute(db);
+      }
+      const [countRes, rows] = await Promise.all([counting, paging.then((page) => cards(page.rows.map((r) => r.id)))]);
+      return { count: countRes.rows[0].count, rows };
     },
 
     /** Sites with at least one pending request, by name in natural order. */
@@ -168,9 +202,12 @@ export function createRequestsRepository(db: Db | Kysely<Database>) {
       if (f.actionProgrammee !== undefined) where.push(sql<SqlBool>`d.type_action_programmee_id = ${f.actionProgrammee}`);
       if (q.search.trim()) where.push(searchCondition(q.search.trim()));
       const cond = where.length ? sql.join(where, sql` AND `) : sql`true`;
-      // The count reads every matching request's index entry, the page a few: on PostgreSQL
-      // they run side by side on two connections.
-      const counting = sql<{ count: number }>`SELECT count(*)::int AS count FROM demande_intervention d WHERE ${cond}`.execute(db);
+      // Without a search the count is read from the counts table (one row per site at most);
+      // a search counts the requests it matches. On PostgreSQL the count and the page run side
+      // by side on two connections.
+      const counting = q.search.trim()
+        ? sql<{ count: number }>`SELECT count(*)::int AS count FROM demande_intervention d WHERE ${cond}`.execute(db)
+        : requestCount({ statuts: f.statut === undefined ? [] : [f.statut], site: f.site, action: f.actionProgrammee }).execute(db);
       const { limit, offset } = pageOf(q);
       const asc = q.sort.direction === 'asc';
       const dir = asc ? sql`ASC` : sql`DESC`;

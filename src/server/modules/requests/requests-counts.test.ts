@@ -1,0 +1,141 @@
+// The board and the history read their counts from a table kept by triggers, and the board
+// sorted by site walks only the sites its page overlaps: every page, in every order, with and
+// without a site filter, must be the full sort of the pending requests, and every count must be
+// what count(*) gives, after requests were added several at a time, changed status or action
+// and were deleted.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { TEST_DRIVERS, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
+import { createEquippedSite } from '../field-entry/test-factories.js';
+
+type Ctx = Awaited<ReturnType<typeof createTestApp>>;
+const BOARD = '/api/admin/demande/intervention/get/list';
+const HISTORY = '/api/admin/demande/intervention/get/all/by/filters';
+
+describe.each(TEST_DRIVERS)('request counts and the board by site (%s)', (driver) => {
+  let ctx: Ctx;
+  let cookie: string;
+  const sites: Awaited<ReturnType<typeof createEquippedSite>>[] = [];
+
+  const get = async (url: string) => {
+    const res = await ctx.app.inject({ method: 'GET', url, headers: { cookie } });
+    expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
+    return res.json() as { count: number; demandesInterventions: { id: number }[] };
+  };
+
+  beforeAll(async () => {
+    ctx = await createTestApp(driver);
+    cookie = (await loggedAs(ctx, ['ROLE_ADMIN'])).cookie;
+    // Natural order: 'Abri' < 'École 2' < 'École 13' < 'zz'; created in another order so that ids do not follow names.
+    for (const nom of ['École 13', 'zz fond', 'Abri', 'École 2']) sites.push(await createEquippedSite(ctx.db, { nom }));
+    const [e13, zz, abri, e2] = sites;
+    // Pending (3, 4), processed (5) and cancelled (6) requests, several sharing a due date, added
+    // one statement per site as a submission would.
+    const plan: [typeof e13, number][] = [
+      [e13, 9],
+      [zz, 26],
+      [abri, 4],
+      [e2, 0],
+    ];
+    for (const [site, pending] of plan) {
+      const rows = Array.from({ length: pending + 5 }, (_, k) => ({
+        site_id: site.id,
+        site_composteur_id: k % 2 ? site.apport : site.broyat,
+        statut_id: k < pending ? (k % 3 === 0 ? 4 : 3) : k % 2 ? 5 : 6,
+        type_action_programmee_id: k % 3 === 0 ? 14 : 12,
+        date_echeance: new Date(Date.UTC(2026, 0, 1 + (k % 4))),
+      }));
+      await ctx.db.insertInto('demande_intervention').values(rows).execute();
+    }
+  }, 120_000);
+  afterAll(() => ctx?.close());
+
+  /** The board's order, computed from the whole table. */
+  async function expectedBoard(order: 'site asc' | 'site desc' | 'dateEcheance asc' | 'dateEcheance desc', site?: number) {
+    const dir = order.endsWith('desc') ? sql`DESC` : sql`ASC`;
+    const by = order.startsWith('site') ? sql`s.nom_tri ${dir}, d.site_id ${dir}, d.date_echeance, d.id` : sql`d.date_echeance ${dir}, d.id ${dir}`;
+    const { rows } = await sql<{ id: number }>`SELECT d.id FROM demande_intervention d JOIN site s ON s.id = d.site_id
+        WHERE d.statut_id IN (3, 4) AND (${site ?? null}::int IS NULL OR d.site_id = ${site ?? null}::int) ORDER BY ${by}`.execute(ctx.db);
+    return rows.map((r) => r.id);
+  }
+
+  async function boardPages(order: string, site?: number) {
+    const [name, direction] = order.split(' ');
+    const ids: number[] = [];
+    let count = -1;
+    for (let page = 0; page < 20; page++) {
+      const body = await get(`${BOARD}?sort[name]=${name}&sort[direction]=${direction}&rowsPerPage=5&page=${page}${site ? `&filter[site]=${site}` : ''}`);
+      count = body.count;
+      ids.push(...body.demandesInterventions.map((d) => d.id));
+      if (body.demandesInterventions.length < 5) break;
+    }
+    return { ids, count };
+  }
+
+  it('pages the board in the order of a full sort, every page, both directions, with and without a site filter', async () => {
+    for (const order of ['site asc', 'site desc', 'dateEcheance asc', 'dateEcheance desc'] as const) {
+      for (const site of [undefined, sites[1].id, sites[3].id]) {
+        const expected = await expectedBoard(order, site);
+        const got = await boardPages(order, site);
+        expect(got.ids, `${order} site ${site}`).toEqual(expected);
+        expect(got.count, `${order} site ${site}`).toBe(expected.length);
+      }
+    }
+    // 'Abri', then 'École 2' (nothing pending), 'École 13', 'zz fond'.
+    const first = await get(`${BOARD}?rowsPerPage=5`);
+    expect(first.count).toBe(39);
+  });
+
+  async function expectCountsMatch() {
+    const [e13, zz] = sites;
+    const filters: Record<string, string | number>[] = [
+      {},
+      { site: zz.id },
+      { statut: 3 },
+      { statut: 6 },
+      { actionProgrammee: 14 },
+      { site: e13.id, statut: 5 },
+      { statut: 3, actionProgrammee: 12 },
+      { site: zz.id, statut: 4, actionProgrammee: 14 },
+    ];
+    for (const f of filters) {
+      const query = Object.entries(f)
+        .map(([k, v]) => `&filter[${k}]=${v}`)
+        .join('');
+      const body = await get(`${HISTORY}?rowsPerPage=5${query}`);
+      const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM demande_intervention
+          WHERE (${f.site ?? null}::int IS NULL OR site_id = ${f.site ?? null}::int)
+            AND (${f.statut ?? null}::int IS NULL OR statut_id = ${f.statut ?? null}::int)
+            AND (${f.actionProgrammee ?? null}::int IS NULL OR type_action_programmee_id = ${f.actionProgrammee ?? null}::int)`.execute(ctx.db);
+      expect(body.count, JSON.stringify(f)).toBe(rows[0].n);
+    }
+    const board = await get(BOARD);
+    const pending = await sql<{ n: number }>`SELECT count(*)::int AS n FROM demande_intervention WHERE statut_id IN (3, 4)`.execute(ctx.db);
+    expect(board.count).toBe(pending.rows[0].n);
+  }
+
+  it('counts what count(*) counts, after status changes, a change of action, edits, a rollback and deletions', async () => {
+    await expectCountsMatch();
+    const [e13, zz, abri] = sites;
+    // Cancel three of zz's pending requests in one statement, process one of e13's.
+    await sql`UPDATE demande_intervention SET statut_id = 6, date_annulation = now()
+      WHERE id IN (SELECT id FROM demande_intervention WHERE site_id = ${zz.id} AND statut_id = 3 ORDER BY id LIMIT 3)`.execute(ctx.db);
+    await sql`UPDATE demande_intervention SET statut_id = 5 WHERE id = (SELECT min(id) FROM demande_intervention WHERE site_id = ${e13.id} AND statut_id = 3)`.execute(ctx.db);
+    // A change of programmed action, and an edit that changes no counted column.
+    await sql`UPDATE demande_intervention SET type_action_programmee_id = 17 WHERE id = (SELECT max(id) FROM demande_intervention WHERE site_id = ${abri.id})`.execute(ctx.db);
+    await sql`UPDATE demande_intervention SET date_programmee = now() WHERE site_id = ${abri.id}`.execute(ctx.db);
+    await expectCountsMatch();
+    // A rolled-back change leaves the counts as they were.
+    await ctx.db
+      .transaction()
+      .execute(async (trx) => {
+        await sql`DELETE FROM demande_intervention WHERE site_id = ${zz.id}`.execute(trx);
+        throw new Error('rollback');
+      })
+      .catch(() => undefined);
+    await expectCountsMatch();
+    await sql`DELETE FROM demande_intervention WHERE site_id = ${e13.id} AND statut_id IN (5, 6)`.execute(ctx.db);
+    await expectCountsMatch();
+    for (const order of ['site asc', 'site desc'] as const) expect((await boardPages(order)).ids).toEqual(await expectedBoard(order));
+  });
+});
