@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { TEST_DRIVERS, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
 import { createEquippedSite } from '../field-entry/test-factories.js';
+import { BOARD_WALK_MAX_OFFSET } from './requests.repository.js';
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;
 const BOARD = '/api/admin/demande/intervention/get/list';
@@ -31,9 +32,10 @@ describe.each(TEST_DRIVERS)('request counts and the board by site (%s)', (driver
     const [e13, zz, abri, e2] = sites;
     // Pending (3, 4), processed (5) and cancelled (6) requests, several sharing a due date, added
     // one statement per site as a submission would.
+    // zz alone holds more pending requests than the board walks before it jumps by counts.
     const plan: [typeof e13, number][] = [
       [e13, 9],
-      [zz, 26],
+      [zz, BOARD_WALK_MAX_OFFSET + 126],
       [abri, 4],
       [e2, 0],
     ];
@@ -59,15 +61,16 @@ describe.each(TEST_DRIVERS)('request counts and the board by site (%s)', (driver
     return rows.map((r) => r.id);
   }
 
-  async function boardPages(order: string, site?: number) {
+  /** Every page of the board, in pages of `size`. */
+  async function boardPages(order: string, site?: number, size = 100) {
     const [name, direction] = order.split(' ');
     const ids: number[] = [];
     let count = -1;
-    for (let page = 0; page < 20; page++) {
-      const body = await get(`${BOARD}?sort[name]=${name}&sort[direction]=${direction}&rowsPerPage=5&page=${page}${site ? `&filter[site]=${site}` : ''}`);
+    for (let page = 0; page < 100; page++) {
+      const body = await get(`${BOARD}?sort[name]=${name}&sort[direction]=${direction}&rowsPerPage=${size}&page=${page}${site ? `&filter[site]=${site}` : ''}`);
       count = body.count;
       ids.push(...body.demandesInterventions.map((d) => d.id));
-      if (body.demandesInterventions.length < 5) break;
+      if (body.demandesInterventions.length < size) break;
     }
     return { ids, count };
   }
@@ -81,9 +84,18 @@ describe.each(TEST_DRIVERS)('request counts and the board by site (%s)', (driver
         expect(got.count, `${order} site ${site}`).toBe(expected.length);
       }
     }
-    // 'Abri', then 'École 2' (nothing pending), 'École 13', 'zz fond'.
-    const first = await get(`${BOARD}?rowsPerPage=5`);
-    expect(first.count).toBe(39);
+    // Small pages across the sites' boundaries: 'Abri', 'École 2' (nothing pending), 'École 13', 'zz fond'.
+    for (const order of ['site asc', 'site desc'] as const) {
+      const expected = await expectedBoard(order);
+      const top: number[] = [];
+      for (let page = 0; page < 6; page++) {
+        top.push(...(await get(`${BOARD}?sort[name]=site&sort[direction]=${order.split(' ')[1]}&rowsPerPage=5&page=${page}`)).demandesInterventions.map((d) => d.id));
+      }
+      expect(top).toEqual(expected.slice(0, 30));
+      const deep = await get(`${BOARD}?sort[name]=site&sort[direction]=${order.split(' ')[1]}&rowsPerPage=5&page=${BOARD_WALK_MAX_OFFSET / 5 + 3}`);
+      expect(deep.demandesInterventions.map((d) => d.id)).toEqual(expected.slice(BOARD_WALK_MAX_OFFSET + 15, BOARD_WALK_MAX_OFFSET + 20));
+    }
+    expect((await get(BOARD)).count).toBe(13 + BOARD_WALK_MAX_OFFSET + 126);
   });
 
   async function expectCountsMatch() {

@@ -108,6 +108,13 @@ function cardsQuery(ids: number[]) {
 }
 
 /**
+ * The board sorted by site walks the pending requests from the first site down to its page up
+ * to this offset (about 1.5 ms per thousand requests skipped at 100,000 requests), and past it
+ * jumps to the page's sites by their counts (5-6 ms whatever the page).
+ */
+export const BOARD_WALK_MAX_OFFSET = 1000;
+
+/**
  * The number of requests of these statuses (all when none), of a site and a programmed action
  * when given, from the counts kept by triggers (migration 021): 0 in a key stands for "all".
  */
@@ -151,11 +158,17 @@ export function createRequestsRepository(db: Db | Kysely<Database>) {
         const onSite = site === undefined ? sql`true` : sql`d.site_id = ${site}`;
         paging = sql<{ id: number }>`SELECT d.id FROM demande_intervention d WHERE d.statut_id IN (${pending}) AND ${onSite}
             ORDER BY d.date_echeance ${dir}, d.id ${dir} LIMIT ${limit} OFFSET ${offset}`.execute(db);
+      } else if (offset < BOARD_WALK_MAX_OFFSET) {
+        // By site, near the top: the sites in name order (their index), each one's pending
+        // requests by due date (their partial index), until the page is full.
+        const onSite = site === undefined ? sql`true` : sql`d.site_id = ${site}`;
+        paging = sql<{ id: number }>`SELECT d.id FROM demande_intervention d JOIN site s ON s.id = d.site_id
+            WHERE d.statut_id IN (${pending}) AND ${onSite}
+            ORDER BY s.nom_tri ${dir}, d.site_id ${dir}, d.date_echeance, d.id LIMIT ${limit} OFFSET ${offset}`.execute(db);
       } else {
-        // By site: the sites in order, each with its number of pending requests (from the
-        // counts table) and the number before it; only the sites the page overlaps are read, each
-        // from its pending requests' index in due-date order. The last page reads a few sites,
-        // not the 5,000 pending requests before it.
+        // By site, deeper: the sites in order, each with its number of pending requests (from
+        // the counts table) and the number before it; only the sites the page overlaps are
+        // read. The last page reads a few sites, not the 5,000 pending requests before it.
         const onSite = site === undefined ? sql`true` : sql`c.site_id = ${site}`;
         paging = sql<{ id: number }>`WITH o AS (
               SELECT c.site_id AS gid, s.nom_tri, sum(c.n)::int AS n
