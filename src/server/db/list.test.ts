@@ -2,7 +2,7 @@ import { CompiledQuery, sql, type KyselyPlugin, type RootOperationNode, type Que
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DRIVERS, openTestDatabase } from '../../../tests/helpers/test-app.js';
 import type { DatabaseHandle, Db } from './client.js';
-import { ilikeUnaccent, shortWordTerm, trigramIndexable, wordStartsNormalized, wordStartsUnaccent } from './list.js';
+import { ilikeUnaccent, pageFromNearestEnd, shortWordTerm, trigramIndexable, wordStartsNormalized, wordStartsUnaccent } from './list.js';
 import { createUsersRepository } from '../modules/users/users.repository.js';
 import { createCompostersRepository } from '../modules/composters/composters.repository.js';
 import { createSiteTypesRepository } from '../modules/site-types/site-types.repository.js';
@@ -18,6 +18,35 @@ describe('trigramIndexable', () => {
     expect(trigramIndexable('ab')).toBe(false);
     expect(trigramIndexable('a b c')).toBe(false);
     expect(trigramIndexable('12/03')).toBe(false);
+  });
+});
+
+describe('pageFromNearestEnd', () => {
+  /** The page the window gives, read from a list of `count` numbers in order (reversed when it says so). */
+  function read(page: { limit: number; offset: number }, count: number) {
+    const list = Array.from({ length: count }, (_, i) => i);
+    const w = pageFromNearestEnd(page, count);
+    const ordered = w.reversed ? [...list].reverse() : list;
+    const rows = ordered.slice(w.offset, w.offset + w.limit);
+    return { w, rows: w.reversed ? rows.reverse() : rows };
+  }
+
+  it('gives every page of a list the rows of a plain OFFSET, reading less than half the list', () => {
+    for (const count of [0, 1, 19, 20, 21, 99, 100, 1001]) {
+      for (const limit of [5, 20]) {
+        for (let offset = 0; offset <= count + limit; offset += limit) {
+          const { w, rows } = read({ limit, offset }, count);
+          expect(rows, `count ${count} limit ${limit} offset ${offset}`).toEqual(Array.from({ length: count }, (_, i) => i).slice(offset, offset + limit));
+          expect(w.offset).toBeLessThanOrEqual(Math.ceil(count / 2));
+        }
+      }
+    }
+  });
+
+  it('reads the last page backwards from the end and keeps the first pages as they are', () => {
+    expect(pageFromNearestEnd({ limit: 20, offset: 93_100 }, 93_106)).toEqual({ limit: 6, offset: 0, reversed: true });
+    expect(pageFromNearestEnd({ limit: 20, offset: 40 }, 93_106)).toEqual({ limit: 20, offset: 40, reversed: false });
+    expect(pageFromNearestEnd({ limit: 20, offset: 200 }, 100)).toEqual({ limit: 0, offset: 0, reversed: false });
   });
 });
 

@@ -42,6 +42,19 @@ export function pageOf(q: { page: number; rowsPerPage: number }) {
 }
 
 /**
+ * The same page read from the nearer end of a list of `count` rows: an OFFSET costs the rows it
+ * skips, so a page past the middle is read in the reverse order, from the last row (its rows
+ * then come back in reverse and must be turned round). A page past the end is empty (limit 0).
+ */
+export function pageFromNearestEnd(page: { limit: number; offset: number }, count: number): { limit: number; offset: number; reversed: boolean } {
+  if (page.offset >= count) return { limit: 0, offset: 0, reversed: false };
+  const end = Math.min(page.offset + page.limit, count);
+  const afterPage = count - end;
+  if (afterPage >= page.offset) return { ...page, reversed: false };
+  return { limit: end - page.offset, offset: afterPage, reversed: true };
+}
+
+/**
  * Whether a search term is too short for the trigram indexes and is looked up as the start of
  * a word instead: one or two letters or digits.
  */

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { TEST_DRIVERS, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
 import { createEquippedSite } from '../field-entry/test-factories.js';
-import { BOARD_WALK_MAX_OFFSET } from './requests.repository.js';
+import { BOARD_WALK_MAX_OFFSET, DEEP_PAGE_OFFSET } from './requests.repository.js';
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;
 const BOARD = '/api/admin/demande/intervention/get/list';
@@ -32,10 +32,11 @@ describe.each(TEST_DRIVERS)('request counts and the board by site (%s)', (driver
     const [e13, zz, abri, e2] = sites;
     // Pending (3, 4), processed (5) and cancelled (6) requests, several sharing a due date, added
     // one statement per site as a submission would.
-    // zz alone holds more pending requests than the board walks before it jumps by counts.
+    // zz alone holds enough pending requests for the board to read its middle pages by the
+    // sites' counts, and its last pages backwards.
     const plan: [typeof e13, number][] = [
       [e13, 9],
-      [zz, BOARD_WALK_MAX_OFFSET + 126],
+      [zz, 2 * BOARD_WALK_MAX_OFFSET + 126],
       [abri, 4],
       [e2, 0],
     ];
@@ -95,7 +96,32 @@ describe.each(TEST_DRIVERS)('request counts and the board by site (%s)', (driver
       const deep = await get(`${BOARD}?sort[name]=site&sort[direction]=${order.split(' ')[1]}&rowsPerPage=5&page=${BOARD_WALK_MAX_OFFSET / 5 + 3}`);
       expect(deep.demandesInterventions.map((d) => d.id)).toEqual(expected.slice(BOARD_WALK_MAX_OFFSET + 15, BOARD_WALK_MAX_OFFSET + 20));
     }
-    expect((await get(BOARD)).count).toBe(13 + BOARD_WALK_MAX_OFFSET + 126);
+    expect((await get(BOARD)).count).toBe(13 + 2 * BOARD_WALK_MAX_OFFSET + 126);
+  });
+
+  it('pages the history in the order of a full sort, deep pages and the last one read from the end', async () => {
+    const orders: Record<string, string> = {
+      dateCreation: 'd.date_creation DIR, d.id DIR',
+      dateEcheance: 'd.date_echeance DIR, d.id DIR',
+      statut: 'd.statut_id DIR, d.id DIR',
+      dateAnnulation: 'd.date_annulation DIR NULLS LAST, d.id DIR',
+      site: "lower(coalesce(nullif(s.nom, ''), s.code)) DIR, d.id DIR",
+      actionProgrammee: 'lower(t.libelle) DIR, d.id DIR',
+    };
+    for (const [name, order] of Object.entries(orders)) {
+      for (const direction of ['asc', 'desc']) {
+        const { rows } = await sql<{ id: number }>`SELECT d.id FROM demande_intervention d JOIN site s ON s.id = d.site_id
+            JOIN type_action t ON t.id = d.type_action_programmee_id ORDER BY ${sql.raw(order.replaceAll('DIR', direction))}`.execute(ctx.db);
+        const all = rows.map((r) => r.id);
+        expect(all.length).toBeGreaterThan(2 * DEEP_PAGE_OFFSET);
+        const lastPage = Math.floor((all.length - 1) / 20);
+        for (const page of [0, DEEP_PAGE_OFFSET / 20 - 1, DEEP_PAGE_OFFSET / 20 + 2, lastPage - 1, lastPage, lastPage + 1]) {
+          const body = await get(`${HISTORY}?sort[name]=${name}&sort[direction]=${direction}&rowsPerPage=20&page=${page}`);
+          expect(body.count).toBe(all.length);
+          expect(body.demandesInterventions.map((d) => d.id), `${name} ${direction} page ${page}`).toEqual(all.slice(page * 20, page * 20 + 20));
+        }
+      }
+    }
   });
 
   async function expectCountsMatch() {

@@ -4,7 +4,7 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Db } from '../../db/client.js';
-import { containsNormalized, intArray, pageOf, shortWordTerm, wordStartsNormalized } from '../../db/list.js';
+import { containsNormalized, intArray, pageFromNearestEnd, pageOf, shortWordTerm, wordStartsNormalized } from '../../db/list.js';
 import { planOnce } from '../../db/plan-once.js';
 import { PENDING_STATUTS, STATUT_ANNULEE, STATUT_EN_ATTENTE, STATUT_PROGRAMMEE, type DemandeRuleInput, type HistoryQuery, type PendingListQuery } from '../../../shared/schemas/requests.js';
 
@@ -108,11 +108,15 @@ function cardsQuery(ids: number[]) {
 }
 
 /**
- * The board sorted by site walks the pending requests from the first site down to its page up
- * to this offset (about 1.5 ms per thousand requests skipped at 100,000 requests), and past it
- * jumps to the page's sites by their counts (5-6 ms whatever the page).
+ * The board sorted by site walks the pending requests from the first site, or back from the
+ * last one, when its page is within this many requests of either end (about 1.5 ms per
+ * thousand skipped); further in, it jumps to the page's sites by their counts (5-6 ms
+ * whatever the page).
  */
 export const BOARD_WALK_MAX_OFFSET = 1000;
+
+/** From this offset on, a page of the history without a search is read from the nearer end (see pageFromNearestEnd). */
+export const DEEP_PAGE_OFFSET = 1000;
 
 /**
  * The number of requests of these statuses (all when none), of a site and a programmed action
@@ -148,27 +152,39 @@ export function createRequestsRepository(db: Db | Kysely<Database>) {
     async pendingList(q: PendingListQuery) {
       // The count and the page's ids, side by side, then the page's cards: the joins of a card
       // run for one page, not for every pending request.
-      const { limit, offset } = pageOf(q);
+      const page = pageOf(q);
       const pending = sql.join(PENDING_STATUTS.map((s) => sql.lit(s)));
       const site = q.filter.site;
       const counting = requestCount({ statuts: PENDING_STATUTS, site }).execute(db);
-      const dir = q.sort.direction === 'asc' ? sql`ASC` : sql`DESC`;
+      // Past the first thousand requests the count comes first: a page near the end is then
+      // walked from the end, backwards.
+      const win = page.offset >= BOARD_WALK_MAX_OFFSET ? pageFromNearestEnd(page, (await counting).rows[0].count) : { ...page, reversed: false };
+      // By due date, always: the pending requests' own index is short.
+      const walk = win.offset < BOARD_WALK_MAX_OFFSET || q.sort.name === 'dateEcheance';
+      const { limit, offset } = walk ? win : page;
+      const reversed = walk && win.reversed;
+      const dir = (q.sort.direction === 'asc') !== reversed ? sql`ASC` : sql`DESC`;
+      const dueDir = reversed ? sql`DESC` : sql`ASC`;
       let paging: Promise<{ rows: { id: number }[] }>;
-      if (q.sort.name === 'dateEcheance') {
+      if (limit === 0) {
+        paging = Promise.resolve({ rows: [] });
+      } else if (q.sort.name === 'dateEcheance') {
+        // The pending requests' own index by due date, from the nearer end.
         const onSite = site === undefined ? sql`true` : sql`d.site_id = ${site}`;
         paging = sql<{ id: number }>`SELECT d.id FROM demande_intervention d WHERE d.statut_id IN (${pending}) AND ${onSite}
             ORDER BY d.date_echeance ${dir}, d.id ${dir} LIMIT ${limit} OFFSET ${offset}`.execute(db);
-      } else if (offset < BOARD_WALK_MAX_OFFSET) {
-        // By site, near the top: the sites in name order (their index), each one's pending
-        // requests by due date (their partial index), until the page is full.
+      } else if (walk) {
+        // By site, near either end: the sites in name order (their index), each one's pending
+        // requests by due date (their partial index), until the page is full; backwards from
+        // the last site for a page near the end.
         const onSite = site === undefined ? sql`true` : sql`d.site_id = ${site}`;
         paging = sql<{ id: number }>`SELECT d.id FROM demande_intervention d JOIN site s ON s.id = d.site_id
             WHERE d.statut_id IN (${pending}) AND ${onSite}
-            ORDER BY s.nom_tri ${dir}, d.site_id ${dir}, d.date_echeance, d.id LIMIT ${limit} OFFSET ${offset}`.execute(db);
+            ORDER BY s.nom_tri ${dir}, d.site_id ${dir}, d.date_echeance ${dueDir}, d.id ${dueDir} LIMIT ${limit} OFFSET ${offset}`.execute(db);
       } else {
-        // By site, deeper: the sites in order, each with its number of pending requests (from
-        // the counts table) and the number before it; only the sites the page overlaps are
-        // read. The last page reads a few sites, not the 5,000 pending requests before it.
+        // By site, in the middle: the sites in order, each with its number of pending requests
+        // (from the counts table) and the number before it; only the sites the page overlaps
+        // are read, not the thousands of pending requests before it.
         const onSite = site === undefined ? sql`true` : sql`c.site_id = ${site}`;
         paging = sql<{ id: number }>`WITH o AS (
               SELECT c.site_id AS gid, s.nom_tri, sum(c.n)::int AS n
@@ -187,7 +203,8 @@ export function createRequestsRepository(db: Db | Kysely<Database>) {
              WHERE r.before < ${offset + limit} AND r.before + r.n > ${offset} AND x.pos > ${offset}
              ORDER BY x.pos LIMIT ${limit}`.execute(db);
       }
-      const [countRes, rows] = await Promise.all([counting, paging.then((page) => cards(page.rows.map((r) => r.id)))]);
+      const ids = paging.then((p) => (reversed ? p.rows.reverse() : p.rows).map((r) => r.id));
+      const [countRes, rows] = await Promise.all([counting, ids.then(cards)]);
       return { count: countRes.rows[0].count, rows };
     },
 
@@ -221,11 +238,19 @@ export function createRequestsRepository(db: Db | Kysely<Database>) {
       const counting = q.search.trim()
         ? sql<{ count: number }>`SELECT count(*)::int AS count FROM demande_intervention d WHERE ${cond}`.execute(db)
         : requestCount({ statuts: f.statut === undefined ? [] : [f.statut], site: f.site, action: f.actionProgrammee }).execute(db);
-      const { limit, offset } = pageOf(q);
-      const asc = q.sort.direction === 'asc';
-      const dir = asc ? sql`ASC` : sql`DESC`;
+      // A deep page without a search is read from the nearer end of the history: its count
+      // comes first (one row per site), then a page past the middle is read in the reverse
+      // order. The last page skips six requests, not 93,000.
+      const page = pageOf(q);
+      const win = !q.search.trim() && page.offset >= DEEP_PAGE_OFFSET ? pageFromNearestEnd(page, (await counting).rows[0].count) : { ...page, reversed: false };
+      const { limit, offset } = win;
+      const dir = (q.sort.direction === 'asc') !== win.reversed ? sql`ASC` : sql`DESC`;
+      // NULLS LAST in the page's order is NULLS FIRST when it is read backwards.
+      const nulls = win.reversed ? sql`NULLS FIRST` : sql`NULLS LAST`;
       let paging: Promise<{ rows: { id: number }[] }>;
-      if (q.sort.name === 'site' || q.sort.name === 'actionProgrammee') {
+      if (limit === 0) {
+        paging = Promise.resolve({ rows: [] });
+      } else if (q.sort.name === 'site' || q.sort.name === 'actionProgrammee') {
         // Group by group in label order (sites, or the programmed actions), each group's
         // requests by id from its (fk, id) index (migration 014), at most a page's depth from
         // each: the incremental sort stops at the group that fills the page instead of sorting
@@ -235,24 +260,26 @@ export function createRequestsRepository(db: Db | Kysely<Database>) {
             ? sql`SELECT g.id AS gid, lower(coalesce(nullif(g.nom, ''), g.code)) AS k FROM site g`
             : sql`SELECT g.id AS gid, lower(g.libelle) AS k FROM type_action g`;
         const fk = q.sort.name === 'site' ? sql`d.site_id` : sql`d.type_action_programmee_id`;
-        paging = sql<{ id: number }>`SELECT x.id FROM (${groups} ORDER BY 2 ${dir} NULLS LAST) o
+        paging = sql<{ id: number }>`SELECT x.id FROM (${groups} ORDER BY 2 ${dir} ${nulls}) o
             CROSS JOIN LATERAL (SELECT d.id FROM demande_intervention d WHERE ${fk} = o.gid AND ${cond}
               ORDER BY d.id ${dir} LIMIT ${offset + limit}) x
-            ORDER BY o.k ${dir} NULLS LAST, x.id ${dir} LIMIT ${limit} OFFSET ${offset}`.execute(db);
+            ORDER BY o.k ${dir} ${nulls}, x.id ${dir} LIMIT ${limit} OFFSET ${offset}`.execute(db);
       } else {
         // Each order is an index in that exact order (migrations 010 and 019), walked until the
-        // page is full: the NOT NULL columns in both directions by one index; the cancellation
-        // date, empty on most requests, keeps them last either way with one index per direction.
+        // page is full, forwards or backwards: the NOT NULL columns in both directions by one
+        // index; the cancellation date, empty on most requests, keeps them last either way with
+        // one index per direction.
         const order = {
           dateCreation: sql`d.date_creation ${dir}, d.id ${dir}`,
           dateEcheance: sql`d.date_echeance ${dir}, d.id ${dir}`,
           statut: sql`d.statut_id ${dir}, d.id ${dir}`,
-          dateAnnulation: sql`d.date_annulation ${dir} NULLS LAST, d.id ${dir}`,
+          dateAnnulation: sql`d.date_annulation ${dir} ${nulls}, d.id ${dir}`,
         }[q.sort.name];
         paging = sql<{ id: number }>`SELECT d.id FROM demande_intervention d WHERE ${cond} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`.execute(db);
       }
+      const ids = paging.then((p) => (win.reversed ? p.rows.reverse() : p.rows).map((r) => r.id));
       // The page's cards are read while the count still runs.
-      const [countRes, rows] = await Promise.all([counting, paging.then((page) => cards(page.rows.map((r) => r.id)))]);
+      const [countRes, rows] = await Promise.all([counting, ids.then(cards)]);
       return { count: countRes.rows[0].count, rows };
     },
 
