@@ -251,19 +251,23 @@ export function createRequestsRepository(db: Db | Kysely<Database>) {
       if (limit === 0) {
         paging = Promise.resolve({ rows: [] });
       } else if (q.sort.name === 'site' || q.sort.name === 'actionProgrammee') {
-        // Group by group in label order (sites, or the programmed actions), each group's
-        // requests by id from its (fk, id) index (migration 014), at most a page's depth from
-        // each: the incremental sort stops at the group that fills the page instead of sorting
-        // every request of the history.
+        // Group by group in label order (sites in natural order, from their name index, or
+        // the programmed actions), each group's requests by id from its (fk, id) index
+        // (migration 014), at most a page's depth from each: the incremental sort stops at the
+        // group that fills the page instead of sorting every request of the history.
+        // The sites straight from their name index (a subquery sorting them would sort all
+        // 2,000 before the first page); the programmed actions are a few dozen.
         const groups =
           q.sort.name === 'site'
-            ? sql`SELECT g.id AS gid, lower(coalesce(nullif(g.nom, ''), g.code)) AS k FROM site g`
-            : sql`SELECT g.id AS gid, lower(g.libelle) AS k FROM type_action g`;
+            ? sql`(SELECT g.id AS gid, g.nom_tri AS k FROM site g)`
+            : sql`(SELECT g.id AS gid, lower(g.libelle) AS k FROM type_action g ORDER BY 2 ${dir} ${nulls})`;
         const fk = q.sort.name === 'site' ? sql`d.site_id` : sql`d.type_action_programmee_id`;
-        paging = sql<{ id: number }>`SELECT x.id FROM (${groups} ORDER BY 2 ${dir} ${nulls}) o
+        // nom_tri is never null: no NULLS clause, which would keep the index from serving DESC.
+        const keyNulls = q.sort.name === 'site' ? sql`` : nulls;
+        paging = sql<{ id: number }>`SELECT x.id FROM ${groups} o
             CROSS JOIN LATERAL (SELECT d.id FROM demande_intervention d WHERE ${fk} = o.gid AND ${cond}
               ORDER BY d.id ${dir} LIMIT ${offset + limit}) x
-            ORDER BY o.k ${dir} ${nulls}, x.id ${dir} LIMIT ${limit} OFFSET ${offset}`.execute(db);
+            ORDER BY o.k ${dir} ${keyNulls}, x.id ${dir} LIMIT ${limit} OFFSET ${offset}`.execute(db);
       } else {
         // Each order is an index in that exact order (migrations 010 and 019), walked until the
         // page is full, forwards or backwards: the NOT NULL columns in both directions by one

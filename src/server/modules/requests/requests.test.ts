@@ -365,18 +365,19 @@ describe.each(TEST_DRIVERS)('intervention requests API (%s)', (driver) => {
       expect((await call('GET', '/api/admin/demande/intervention/get/all/by/filters?filter[statut]=2', provider.cookie)).statusCode).toBe(400);
     });
 
-    it('pages the history by site name or by programmed action in the order of a full sort, ties by id, with filters', async () => {
-      // Two sites of the same name (their requests interleave by id), and another one.
+    it('pages the history by site name (natural order) or by programmed action in the order of a full sort, ties by id, with filters', async () => {
+      // Two sites of the same name (their requests interleave by id), and another one that comes
+      // first in natural order ('2' before '13') and last in plain text order.
       const a = await createEquippedSite(ctx.db);
       const b = await createEquippedSite(ctx.db);
       const c = await createEquippedSite(ctx.db);
-      await ctx.db.updateTable('site').set({ nom: 'Zéphyr commun' }).where('id', 'in', [a.id, b.id]).execute();
-      await ctx.db.updateTable('site').set({ nom: 'zéphyr autre' }).where('id', '=', c.id).execute();
+      await ctx.db.updateTable('site').set({ nom: 'Zéphyr 13' }).where('id', 'in', [a.id, b.id]).execute();
+      await ctx.db.updateTable('site').set({ nom: 'zéphyr 2' }).where('id', '=', c.id).execute();
       for (let i = 0; i < 4; i++) for (const x of [a, b, c]) await createPendingDemande(ctx.db, x.id, x.apport, 3);
       const ids = (rows: { id: number }[]) => rows.map((r) => r.id);
       const reference = async (name: 'site' | 'actionProgrammee', direction: 'asc' | 'desc', statut?: number) => {
         const dir = sql.raw(direction);
-        const key = name === 'site' ? sql`lower(coalesce(nullif(s.nom, ''), s.code))` : sql`lower(tp.libelle)`;
+        const key = name === 'site' ? sql`s.nom_tri` : sql`lower(tp.libelle)`;
         return ids(
           (
             await sql<{ id: number }>`SELECT d.id FROM demande_intervention d JOIN site s ON s.id = d.site_id
