@@ -42,6 +42,12 @@ export function pageOf(q: { page: number; rowsPerPage: number }) {
 }
 
 /**
+ * From this offset on, a list whose exact count is cheap reads its page from the nearer end
+ * (pageFromNearestEnd): nearer the top, skipping rows costs less than counting first.
+ */
+export const DEEP_PAGE_OFFSET = 1000;
+
+/**
  * The same page read from the nearer end of a list of `count` rows: an OFFSET costs the rows it
  * skips, so a page past the middle is read in the reverse order, from the last row (its rows
  * then come back in reverse and must be turned round). A page past the end is empty (limit 0).

@@ -23,7 +23,7 @@
 import { Readable } from 'node:stream';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/client.js';
-import { containsNormalized, ilikeUnaccent, intArray, shortWordTerm, trigramIndexable, wordStartsIn, wordStartsNormalized, wordStartsUnaccent } from '../../db/list.js';
+import { DEEP_PAGE_OFFSET, containsNormalized, ilikeUnaccent, intArray, pageFromNearestEnd, shortWordTerm, trigramIndexable, wordStartsIn, wordStartsNormalized, wordStartsUnaccent } from '../../db/list.js';
 import { COUNT_CAP, type InterventionSortField } from '../../../shared/schemas/interventions-admin.js';
 import { ACTION_VALUE_KINDS, STATUT_REALISEE } from '../../../shared/domain.js';
 import { copyLines, sqlCsvInteger, sqlCsvLine, sqlCsvText, sqlParisDateTime, streamsCopy } from '../../csv.js';
@@ -543,13 +543,14 @@ export const interventionListQueries = {
       page?.maps ?? null,
     ),
 
-  count(f: ListFilter, date: ResolvedDate, search: ResolvedSearch | null = null): { query: RawBuilder<{ count: number }>; capped: boolean } {
+  /** The count of the list; `kept` when it is read from intervention_count (exact, and a few rows). */
+  count(f: ListFilter, date: ResolvedDate, search: ResolvedSearch | null = null): { query: RawBuilder<{ count: number }>; capped: boolean; kept?: true } {
     if (search?.mode === 'narrow') return { query: sql`SELECT count(*)::int AS count FROM (${searchCandidates(search, conditions(f, date))}) c`, capped: false };
     if (!date && !search && f.typeBac === undefined && f.numeroBac === undefined) {
       // type_action_id 0: the site's total.
       const parts: RawBuilder<SqlBool>[] = [sql<SqlBool>`c.type_action_id = ${f.action ?? 0}`];
       if (f.siteId !== undefined) parts.push(sql<SqlBool>`c.site_id = ${f.siteId}`);
-      return { query: sql`SELECT coalesce(sum(c.n), 0)::int AS count FROM intervention_count c WHERE ${sql.join(parts, sql` AND `)}`, capped: false };
+      return { query: sql`SELECT coalesce(sum(c.n), 0)::int AS count FROM intervention_count c WHERE ${sql.join(parts, sql` AND `)}`, capped: false, kept: true };
     }
     // Within one site the rows are few: count them all.
     if (f.siteId !== undefined) return { query: sql`SELECT count(*)::int AS count FROM intervention i WHERE ${conditions(f, date, search)}`, capped: false };
@@ -674,14 +675,26 @@ export function createInterventionsAdminRepository(db: Db) {
     async list(f: ListFilter, sort: ListSort, page: { limit: number; offset: number }) {
       const [date, search] = await Promise.all([resolveDate(f), resolveSearch(f)]);
       if (date?.kind === 'none') return { count: 0, countCapped: false, rows: [] as InterventionListRecord[] };
+      const counted = interventionListQueries.count(f, date, search);
+      if (counted.kept && page.offset >= DEEP_PAGE_OFFSET) {
+        // A deep page of a list whose count is kept: the count first, then the page from the
+        // nearer end, in the reverse order for a page past the middle (every key of a list's
+        // order runs in the same direction, so reversing it is flipping that direction). The
+        // last page of the whole log skips a few rows, not 999,980.
+        const n = (await counted.query.execute(db)).rows[0]?.count ?? 0;
+        const win = pageFromNearestEnd(page, n);
+        if (win.limit === 0) return { count: n, countCapped: false, rows: [] as InterventionListRecord[] };
+        const order: ListSort = win.reversed ? { ...sort, direction: sort.direction === 'asc' ? 'desc' : 'asc' } : sort;
+        const { rows } = await interventionListQueries.page(f, date, order, win.limit, win.offset, search).execute(db);
+        return { count: n, countCapped: false, rows: win.reversed ? rows.reverse() : rows };
+      }
       const pageRows = interventionListQueries.page(f, date, sort, page.limit, page.offset, search).execute(db);
       // The search alone, one of its parts already past the cap: nothing to count.
       const onlySearch = !date && f.action === undefined && f.typeBac === undefined && f.numeroBac === undefined && f.siteId === undefined;
       if (search?.beyondCap && onlySearch) return { count: COUNT_CAP, countCapped: true, rows: (await pageRows).rows };
-      const count = interventionListQueries.count(f, date, search);
-      const [countRes, rows] = await Promise.all([count.query.execute(db), pageRows]);
+      const [countRes, rows] = await Promise.all([counted.query.execute(db), pageRows]);
       const n = countRes.rows[0]?.count ?? 0;
-      const capped = count.capped && n > COUNT_CAP;
+      const capped = counted.capped && n > COUNT_CAP;
       return { count: capped ? COUNT_CAP : n, countCapped: capped, rows: rows.rows };
     },
 

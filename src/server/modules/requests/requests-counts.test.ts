@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { TEST_DRIVERS, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
 import { createEquippedSite } from '../field-entry/test-factories.js';
-import { BOARD_WALK_MAX_OFFSET, DEEP_PAGE_OFFSET } from './requests.repository.js';
+import { BOARD_WALK_MAX_OFFSET } from './requests.repository.js';
+import { DEEP_PAGE_OFFSET } from '../../db/list.js';
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;
 const BOARD = '/api/admin/demande/intervention/get/list';

@@ -4,7 +4,7 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Db } from '../../db/client.js';
-import { containsNormalized, intArray, pageFromNearestEnd, pageOf, shortWordTerm, wordStartsNormalized } from '../../db/list.js';
+import { DEEP_PAGE_OFFSET, containsNormalized, intArray, pageFromNearestEnd, pageOf, shortWordTerm, wordStartsNormalized } from '../../db/list.js';
 import { planOnce } from '../../db/plan-once.js';
 import { PENDING_STATUTS, STATUT_ANNULEE, STATUT_EN_ATTENTE, STATUT_PROGRAMMEE, type DemandeRuleInput, type HistoryQuery, type PendingListQuery } from '../../../shared/schemas/requests.js';
 
@@ -114,9 +114,6 @@ function cardsQuery(ids: number[]) {
  * whatever the page).
  */
 export const BOARD_WALK_MAX_OFFSET = 1000;
-
-/** From this offset on, a page of the history without a search is read from the nearer end (see pageFromNearestEnd). */
-export const DEEP_PAGE_OFFSET = 1000;
 
 /**
  * The number of requests of these statuses (all when none), of a site and a programmed action

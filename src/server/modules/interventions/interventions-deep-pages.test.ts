@@ -1,0 +1,71 @@
+// Deep pages of the interventions lists are read from the nearer end of the list when its count
+// is kept by triggers: every such page, in every order and direction, must hold the rows a walk
+// from the top gives at that place, and a page past the end must be empty.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { TEST_DRIVERS, createAccount, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
+import { DEEP_PAGE_OFFSET } from '../../db/list.js';
+import { createEquippedSite } from '../field-entry/test-factories.js';
+import { createInterventionsAdminRepository } from './interventions-admin.repository.js';
+import type { InterventionSortField } from '../../../shared/schemas/interventions-admin.js';
+
+const SORTS: InterventionSortField[] = ['date', 'site', 'intervenant', 'action', 'typeBac', 'numeroBac'];
+const LIST = '/api/admin/intervention/get/list/by/filters';
+
+describe.each(TEST_DRIVERS)('interventions lists, deep pages (%s)', (driver) => {
+  let ctx: Awaited<ReturnType<typeof createTestApp>>;
+  let cookie: string;
+  let busy: Awaited<ReturnType<typeof createEquippedSite>>;
+
+  beforeAll(async () => {
+    ctx = await createTestApp(driver);
+    cookie = (await loggedAs(ctx, ['ROLE_ADMIN'])).cookie;
+    const people = [await createAccount(ctx.db, { nom: 'ABBE', prenom: 'Léa' }), await createAccount(ctx.db, { nom: 'ZOLA', prenom: 'Émile' })];
+    busy = await createEquippedSite(ctx.db, { nom: 'Jardin 13' });
+    const other = await createEquippedSite(ctx.db, { nom: 'Jardin 2' });
+    // 2,600 interventions, many sharing a date (ties broken by id), over both sites' cells,
+    // two intervenants and three actions: more than twice the depth from which pages are
+    // read from the end, so that the middle is still read from the top.
+    for (const [site, n] of [
+      [busy, 2000],
+      [other, 600],
+    ] as const) {
+      await sql`INSERT INTO intervention (date, site_id, site_composteur_id, type_action_id, intervenant_id)
+        SELECT timestamptz '2025-01-01 08:00:00+00' + (g % 500) * interval '1 hour', ${site.id}::int,
+          (ARRAY[${site.apport}::int, ${site.broyat}::int, ${site.maturation}::int])[1 + g % 3], (ARRAY[1, 6, 13])[1 + (g / 3) % 3],
+          (ARRAY[${people[0].id}::int, ${people[1].id}::int])[1 + (g / 7) % 2]
+        FROM generate_series(1, ${n}::int) g`.execute(ctx.db);
+    }
+  }, 120_000);
+  afterAll(() => ctx?.close());
+
+  /** The ids of a page through the API. */
+  async function page(query: string) {
+    const res = await ctx.app.inject({ method: 'GET', url: `${LIST}?${query}`, headers: { cookie } });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as { count: number; interventions: { id: number }[] };
+    return { count: body.count, ids: body.interventions.map((r) => r.id) };
+  }
+
+  it('gives every deep page the rows of a walk from the top, in every order and direction', async () => {
+    const repo = createInterventionsAdminRepository(ctx.db);
+    for (const [filter, filterQuery] of [
+      [{}, ''],
+      [{ siteId: busy.id }, `&filter[site]=${busy.id}`],
+    ] as const) {
+      for (const name of SORTS) {
+        for (const direction of ['asc', 'desc'] as const) {
+          // The whole list in one walk from the top (offset 0): the reference order.
+          const all = (await repo.list(filter, { name, direction }, { limit: 5000, offset: 0 })).rows.map((r) => r.id);
+          expect(all.length).toBeGreaterThan(DEEP_PAGE_OFFSET * 1.5);
+          const last = Math.floor((all.length - 1) / 20);
+          for (const p of [DEEP_PAGE_OFFSET / 20 - 1, DEEP_PAGE_OFFSET / 20, Math.floor(last / 2), last - 1, last, last + 1]) {
+            const got = await page(`sort[name]=${name}&sort[direction]=${direction}&rowsPerPage=20&page=${p}${filterQuery}`);
+            expect(got.count).toBe(all.length);
+            expect(got.ids, `${name} ${direction} page ${p} ${filterQuery}`).toEqual(all.slice(p * 20, p * 20 + 20));
+          }
+        }
+      }
+    }
+  });
+});
