@@ -521,8 +521,20 @@ export const interventionListQueries = {
     sql<{ from: Date | null; to: Date | null }>`SELECT min(i.date) AS "from", max(i.date) AS "to" FROM intervention i
       WHERE ${siteId === undefined ? sql`true` : sql`i.site_id = ${siteId}`}`,
 
-  page: (f: ListFilter, date: ResolvedDate, sort: ListSort, limit: number, offset: number, search: ResolvedSearch | null = null) =>
-    rowsQuery(walkQuery(f, date, search, sort, { limit, offset, after: null, columns: ['id', 'date'] })),
+  page: (f: ListFilter, date: ResolvedDate, sort: ListSort, limit: number, offset: number, search: ResolvedSearch | null = null, after: ListKey | null = null) =>
+    rowsQuery(walkQuery(f, date, search, sort, { limit, offset, after, columns: ['id', 'date'] })),
+
+  /**
+   * Interventions per Paris month, oldest first, from the network's monthly summary (kept by
+   * triggers), of one action when given; with the first instant of the month and of the next
+   * one as date keys.
+   */
+  months: (action?: number) =>
+    sql<{ nb: number; startKey: string; endKey: string }>`SELECT sum(m.nb)::int AS nb,
+        ${DATE_KEY(sql`(m.mois::timestamp AT TIME ZONE 'Europe/Paris')`)} AS "startKey",
+        ${DATE_KEY(sql`((m.mois + interval '1 month')::timestamp AT TIME ZONE 'Europe/Paris')`)} AS "endKey"
+      FROM intervention_stats_mois_reseau m WHERE ${action === undefined ? sql`true` : sql`m.type_action_id = ${action}`}
+      GROUP BY m.mois HAVING sum(m.nb) > 0 ORDER BY m.mois`,
 
   /** An export batch as table rows (without the edit/delete flags). */
   batch: (f: ListFilter, date: ResolvedDate, sort: ListSort, after: ListKey | null, size: number, search: ResolvedSearch | null = null) =>
@@ -668,6 +680,27 @@ export function createInterventionsAdminRepository(db: Db) {
     }
   }
 
+  /**
+   * Where a page at `offset` of the whole log in date order starts, by months: the months
+   * wholly before it (their counts from the monthly summary) are skipped by a condition on
+   * the date, which the (date, id) index jumps to, instead of walking their rows one by one.
+   * Page 10,000 of the million-row log then walks at most a month of rows, not 200,000.
+   */
+  async function monthStart(order: ListSort, action: number | undefined, offset: number): Promise<{ skipped: number; after: ListKey } | null> {
+    const months = (await interventionListQueries.months(action).execute(db)).rows;
+    const newestFirst = order.direction === 'desc';
+    let skipped = 0;
+    let after: ListKey | null = null;
+    for (const m of newestFirst ? months.reverse() : months) {
+      if (skipped + m.nb > offset) break;
+      skipped += m.nb;
+      // Past this month: before its first instant (newest first), from the next month's on
+      // (oldest first). Ids start at 1, so an id of 0 keeps or leaves out that whole instant.
+      after = { gkey: null, gtie: null, numero: null, dkey: newestFirst ? m.startKey : m.endKey, id: 0 };
+    }
+    return after ? { skipped, after } : null;
+  }
+
   return {
     resolveDate,
     resolveSearch,
@@ -685,7 +718,8 @@ export function createInterventionsAdminRepository(db: Db) {
         const win = pageFromNearestEnd(page, n);
         if (win.limit === 0) return { count: n, countCapped: false, rows: [] as InterventionListRecord[] };
         const order: ListSort = win.reversed ? { ...sort, direction: sort.direction === 'asc' ? 'desc' : 'asc' } : sort;
-        const { rows } = await interventionListQueries.page(f, date, order, win.limit, win.offset, search).execute(db);
+        const start = order.name === 'date' && f.siteId === undefined && win.offset >= DEEP_PAGE_OFFSET ? await monthStart(order, f.action, win.offset) : null;
+        const { rows } = await interventionListQueries.page(f, date, order, win.limit, win.offset - (start?.skipped ?? 0), search, start?.after ?? null).execute(db);
         return { count: n, countCapped: false, rows: win.reversed ? rows.reverse() : rows };
       }
       const pageRows = interventionListQueries.page(f, date, sort, page.limit, page.offset, search).execute(db);

@@ -23,16 +23,18 @@ describe.each(TEST_DRIVERS)('interventions lists, deep pages (%s)', (driver) => 
     const people = [await createAccount(ctx.db, { nom: 'ABBE', prenom: 'Léa' }), await createAccount(ctx.db, { nom: 'ZOLA', prenom: 'Émile' })];
     busy = await createEquippedSite(ctx.db, { nom: 'Jardin 13' });
     const other = await createEquippedSite(ctx.db, { nom: 'Jardin 2' });
-    // 2,600 interventions, many sharing a date (ties broken by id), over both sites' cells,
-    // two intervenants and three actions: more than twice the depth from which pages are
-    // read from the end, so that the middle is still read from the top.
+    // 3,600 interventions over 16 months, many sharing a date (ties broken by id), some at the
+    // very first instant of a Paris month (midnight on 1 March), over both sites' cells, two
+    // intervenants and two actions (two thirds for one). Each list holds more than twice the
+    // depth from which pages are read from the end, so that its middle is still read from the
+    // top, skipping whole months in date order.
     for (const [site, n] of [
-      [busy, 2000],
+      [busy, 3000],
       [other, 600],
     ] as const) {
       await sql`INSERT INTO intervention (date, site_id, site_composteur_id, type_action_id, intervenant_id)
-        SELECT timestamptz '2025-01-01 08:00:00+00' + (g % 500) * interval '1 hour', ${site.id}::int,
-          (ARRAY[${site.apport}::int, ${site.broyat}::int, ${site.maturation}::int])[1 + g % 3], (ARRAY[1, 6, 13])[1 + (g / 3) % 3],
+        SELECT CASE WHEN g % 97 = 0 THEN timestamptz '2024-02-29 23:00:00+00' ELSE timestamptz '2024-01-01 08:00:00+00' + (g % 500) * interval '1 day' END, ${site.id}::int,
+          (ARRAY[${site.apport}::int, ${site.broyat}::int, ${site.maturation}::int])[1 + g % 3], (ARRAY[1, 6, 6])[1 + (g / 3) % 3],
           (ARRAY[${people[0].id}::int, ${people[1].id}::int])[1 + (g / 7) % 2]
         FROM generate_series(1, ${n}::int) g`.execute(ctx.db);
     }
@@ -52,14 +54,16 @@ describe.each(TEST_DRIVERS)('interventions lists, deep pages (%s)', (driver) => 
     for (const [filter, filterQuery] of [
       [{}, ''],
       [{ siteId: busy.id }, `&filter[site]=${busy.id}`],
+      [{ action: 6 }, '&filter[action]=6'],
     ] as const) {
       for (const name of SORTS) {
         for (const direction of ['asc', 'desc'] as const) {
           // The whole list in one walk from the top (offset 0): the reference order.
           const all = (await repo.list(filter, { name, direction }, { limit: 5000, offset: 0 })).rows.map((r) => r.id);
-          expect(all.length).toBeGreaterThan(DEEP_PAGE_OFFSET * 1.5);
+          expect(all.length).toBeGreaterThan(DEEP_PAGE_OFFSET * 2);
           const last = Math.floor((all.length - 1) / 20);
-          for (const p of [DEEP_PAGE_OFFSET / 20 - 1, DEEP_PAGE_OFFSET / 20, Math.floor(last / 2), last - 1, last, last + 1]) {
+          const pages = new Set([DEEP_PAGE_OFFSET / 20 - 1, DEEP_PAGE_OFFSET / 20, DEEP_PAGE_OFFSET / 20 + 7, Math.floor(last / 2), last - 1, last, last + 1]);
+          for (const p of pages) {
             const got = await page(`sort[name]=${name}&sort[direction]=${direction}&rowsPerPage=20&page=${p}${filterQuery}`);
             expect(got.count).toBe(all.length);
             expect(got.ids, `${name} ${direction} page ${p} ${filterQuery}`).toEqual(all.slice(p * 20, p * 20 + 20));
