@@ -23,17 +23,17 @@ describe.each(TEST_DRIVERS)('interventions lists, deep pages (%s)', (driver) => 
     const people = [await createAccount(ctx.db, { nom: 'ABBE', prenom: 'Léa' }), await createAccount(ctx.db, { nom: 'ZOLA', prenom: 'Émile' })];
     busy = await createEquippedSite(ctx.db, { nom: 'Jardin 13' });
     const other = await createEquippedSite(ctx.db, { nom: 'Jardin 2' });
-    // 3,600 interventions over 16 months, many sharing a date (ties broken by id), some at the
-    // very first instant of a Paris month (midnight on 1 March), over both sites' cells, two
-    // intervenants and two actions (two thirds for one). Each list holds more than twice the
-    // depth from which pages are read from the end, so that its middle is still read from the
-    // top, skipping whole months in date order.
+    // 3,600 interventions over 16 months, many sharing a date (ties broken by id), others a
+    // microsecond apart, some at the very first instant of a Paris month (midnight on 1 March),
+    // over both sites' cells, two intervenants and two actions (two thirds for one). Each list
+    // holds more than twice the depth from which pages are read from the end, so that its middle
+    // is still read from the top, skipping whole months in date order.
     for (const [site, n] of [
       [busy, 3000],
       [other, 600],
     ] as const) {
       await sql`INSERT INTO intervention (date, site_id, site_composteur_id, type_action_id, intervenant_id)
-        SELECT CASE WHEN g % 97 = 0 THEN timestamptz '2024-02-29 23:00:00+00' ELSE timestamptz '2024-01-01 08:00:00+00' + (g % 500) * interval '1 day' END, ${site.id}::int,
+        SELECT CASE WHEN g % 97 = 0 THEN timestamptz '2024-02-29 23:00:00+00' ELSE timestamptz '2024-01-01 08:00:00+00' + (g % 500) * interval '1 day' + (g % 3) * interval '1 microsecond' END, ${site.id}::int,
           (ARRAY[${site.apport}::int, ${site.broyat}::int, ${site.maturation}::int])[1 + g % 3], (ARRAY[1, 6, 6])[1 + (g / 3) % 3],
           (ARRAY[${people[0].id}::int, ${people[1].id}::int])[1 + (g / 7) % 2]
         FROM generate_series(1, ${n}::int) g`.execute(ctx.db);
