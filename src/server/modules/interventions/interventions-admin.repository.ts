@@ -244,6 +244,7 @@ function dateCondition(date: DateTermMatch): RawBuilder<SqlBool> {
 const LINE_COLUMNS = [
   'id',
   'date',
+  'date_paris',
   'site_id',
   'intervenant_id',
   'type_bac_id',
@@ -481,7 +482,8 @@ function linesQuery(walk: RawBuilder<unknown>, sort: ListSort, maps: ExportMaps 
   const value = sqlExportValue({ action: sql`r.type_action_id`, nombre: sql`r.valeur_nombre`, constante: l.constante, texte: sql`r.valeur_texte`, dest: l.dest });
   const v = (c: string) => sql.ref(`v.${c}`) as unknown as RawBuilder<unknown>;
   const line = sqlCsvLine([
-    sqlParisDateTime(v('date')),
+    // The Paris date as the line shows it, kept on the row (migration 022).
+    sql<string>`v.date_paris`,
     sql<string>`coalesce(v.site_cell, '')`,
     sql<string>`coalesce(v.intervenant_cell, '')`,
     sql<string>`coalesce(v.type_bac_cell, '')`,
@@ -495,7 +497,7 @@ function linesQuery(walk: RawBuilder<unknown>, sort: ListSort, maps: ExportMaps 
   ]);
   return sql<ExportLine>`
     SELECT ${line} AS line${withKeys ? sql`, v.gkey, v.gtie::text AS gtie, v.numero, ${DATE_KEY(sql`v.date`)} AS dkey, v.id` : sql``}
-    FROM (SELECT r.id, r.date, r.gkey, r.gtie, r.numero, r.numero_bac, r.observations,
+    FROM (SELECT r.id, r.date, r.date_paris, r.gkey, r.gtie, r.numero, r.numero_bac, r.observations,
             ${l.siteCell} AS site_cell, ${l.intervenantCell} AS intervenant_cell, ${l.typeBacCell} AS type_bac_cell, ${l.actionCell} AS action_cell,
             ${value.nombre} AS valeur_nombre, ${value.texte} AS valeur_texte, ${value.unite} AS unite,
             CASE WHEN r.modification_agent_id IS NULL THEN NULL ELSE ${l.agent} || ' le ' || ${sqlParisDateTime(sql`r.modified_at`)} END AS modifiee
