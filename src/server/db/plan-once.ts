@@ -9,7 +9,8 @@
 // can be a thousand times slower there. Each marked statement must keep one text whatever its
 // input (ids as one array parameter, never an IN list that grows with the page), so that each
 // connection holds one prepared statement per marked query. PGlite ignores the mark: it is a
-// comment.
+// comment. A connection pooler in front of PostgreSQL must keep prepared statements with their
+// connection (session pooling, or PgBouncer's max_prepared_statements): see the README.
 import { createHash } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
 
