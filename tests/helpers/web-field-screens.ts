@@ -13,8 +13,9 @@ import { fieldEntryPublicRoutes, fieldEntryRoutes } from '../../src/web/modules/
 import { useConnectivityStore } from '../../src/web/offline/connectivity';
 import { openOfflineDb } from '../../src/web/offline/store';
 import { renderApp } from './web-app';
-import type { InterventionSubmission, SiteInfos } from '../../src/shared/schemas/interventions';
-import type { OutboxEntry } from '../../src/web/offline/db';
+
+export { storeOutboxEntry } from './web-outbox';
+import type { SiteInfos } from '../../src/shared/schemas/interventions';
 
 /** The whole app at `path`, with the field entry screens (logged-in and public) mounted. */
 export const openFieldScreen = (path: string) => renderApp(path, { loggedRoutes: fieldEntryRoutes, publicRoutes: fieldEntryPublicRoutes });
@@ -73,27 +74,3 @@ export function fieldSite(opts: { withBroyat?: boolean } = {}): SiteInfos {
   };
 }
 
-/**
- * Puts an entry in the phone's outbox as the outbox stores it: waiting, never tried, made by
- * account 7 on QUA005, unless `entry` says otherwise. Returns its clientId (the payload's).
- */
-export async function storeOutboxEntry(entry: Partial<OutboxEntry<InterventionSubmission>> & { payload: InterventionSubmission }): Promise<string> {
-  const createdAt = entry.createdAt ?? Date.now();
-  await (
-    await openOfflineDb()
-  ).outbox.add({
-    clientId: entry.payload.clientId,
-    createdAt,
-    ownerId: 7,
-    ownerName: 'jean@exemple.fr',
-    siteLabel: 'QUA005 - Rue de Siam (Jardin des Capucins)',
-    state: 'pending',
-    attempts: 0,
-    failures: 0,
-    nextAttemptAt: createdAt,
-    lastError: null,
-    fieldErrors: [],
-    ...entry,
-  });
-  return entry.payload.clientId;
-}

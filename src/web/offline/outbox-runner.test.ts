@@ -1,4 +1,4 @@
-// The triggers of the app's outbox (issues 5 and 9): app start, the `online` event, the app
+// The triggers of the app's outbox: app start, the `online` event, the app
 // becoming visible, the backoff timer, the 'Envoyer maintenant' and 'Renvoyer' buttons and a new
 // login; a 401 keeps the queue and tells the page to ask for a login; an entry the server fails
 // on waits on its own. One runner per page, as in the app: it is
@@ -7,6 +7,7 @@ import { Blob as NodeBlob } from 'node:buffer';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { waitFor } from '@testing-library/react';
 import { loggedAs, mockApi, reply, type MockHandler } from '../../../tests/helpers/web-app';
+import { storeOutboxEntry } from '../../../tests/helpers/web-outbox';
 import { useSessionStore } from '../session/session-store';
 import type { OutboxEntry } from './db';
 import { SESSION_EXPIRED_MESSAGE } from './outbox';
@@ -26,28 +27,12 @@ function api(post: MockHandler | 'network') {
 }
 
 let sequence = 0;
-async function queue(overrides: Partial<OutboxEntry> = {}): Promise<string> {
+async function queue(overrides: Partial<OutboxEntry<InterventionSubmission>> = {}): Promise<string> {
   sequence += 1;
   const clientId = `0b7c2a3e-1111-4222-8333-${String(sequence).padStart(12, '0')}`;
-  const createdAt = Date.now() - 60_000 + sequence;
-  await (
-    await openOfflineDb()
-  ).outbox.add({
-    clientId,
-    payload: { clientId, site: 5, date: '2026-03-02T09:30:00.000Z', values: [{ composteur: 51, action: 1 }] },
-    createdAt,
-    ownerId: OWNER,
-    ownerName: 'jean@exemple.fr',
-    siteLabel: 'QUA005 - Rue de Siam',
-    state: 'pending',
-    attempts: 0,
-    failures: 0,
-    nextAttemptAt: createdAt,
-    lastError: null,
-    fieldErrors: [],
-    ...overrides,
-  });
-  return clientId;
+  // A minimal payload: the server is mocked, only the outbox reads it.
+  const payload = { clientId, site: 5, date: '2026-03-02T09:30:00.000Z', values: [{ composteur: 51, action: 1 }] } as unknown as InterventionSubmission;
+  return storeOutboxEntry({ payload, createdAt: Date.now() - 60_000 + sequence, ownerId: OWNER, siteLabel: 'QUA005 - Rue de Siam', ...overrides });
 }
 
 const rows = async () => (await openOfflineDb()).outbox.orderBy('createdAt').toArray();

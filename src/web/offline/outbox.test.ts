@@ -1,4 +1,4 @@
-// The outbox's rules (issues 5 and 9) on fake-indexeddb, with a scripted sender and clock.
+// The outbox's rules on fake-indexeddb, with a scripted sender and clock.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Dexie } from 'dexie';
 import { CompostOfflineDb, type OutboxEntry } from './db';
