@@ -133,6 +133,24 @@ export interface AddMeta {
   siteLabel: string;
 }
 
+/** A submission as the outbox first stores it: waiting, never tried, due at once. */
+export function newOutboxEntry<P extends { clientId: string }>(payload: P, meta: AddMeta, createdAt: number): OutboxEntry<P> {
+  return {
+    clientId: payload.clientId,
+    payload,
+    createdAt,
+    ownerId: meta.ownerId,
+    ownerName: meta.ownerName,
+    siteLabel: meta.siteLabel,
+    state: 'pending',
+    attempts: 0,
+    failures: 0,
+    nextAttemptAt: createdAt,
+    lastError: null,
+    fieldErrors: [],
+  };
+}
+
 export interface OutboxCounts {
   pending: number;
   failed: number;
@@ -161,21 +179,7 @@ export class Outbox<P extends { clientId: string }> {
 
   /** Queues a new submission; it is due at once. */
   async add(payload: P, meta: AddMeta): Promise<OutboxEntry<P>> {
-    const createdAt = this.now();
-    const entry: OutboxEntry<P> = {
-      clientId: payload.clientId,
-      payload,
-      createdAt,
-      ownerId: meta.ownerId,
-      ownerName: meta.ownerName,
-      siteLabel: meta.siteLabel,
-      state: 'pending',
-      attempts: 0,
-      failures: 0,
-      nextAttemptAt: createdAt,
-      lastError: null,
-      fieldErrors: [],
-    };
+    const entry = newOutboxEntry(payload, meta, this.now());
     // add, not put: a clientId is never reused for another entry.
     await this.table.add(entry as OutboxEntry);
     return entry;
