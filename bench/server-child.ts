@@ -23,6 +23,7 @@ import { pgliteWorkerWanted } from '../src/server/db/pglite.js';
 import type { Database } from '../src/server/db/schema.js';
 import { createPostgres, type Db } from '../src/server/db/client.js';
 import { AuthChanges, ConnectionWatcher, type AuthChangeFeed } from '../src/server/db/auth-changes.js';
+import { tuneGarbageCollector } from '../src/server/gc-tuning.js';
 
 export interface CapturedQuery {
   sql: string;
@@ -38,6 +39,8 @@ export type ChildRequest =
   | { id: number; cmd: 'rss' };
 
 const t0 = performance.now();
+// The collector's setting of the production server (main.ts).
+tuneGarbageCollector();
 const config = loadConfig(process.env);
 const log = pino({ level: config.LOG_LEVEL });
 

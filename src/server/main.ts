@@ -15,6 +15,7 @@ import { seedDemoData } from './db/demo-data.js';
 import { createMailer } from './mailer.js';
 import { createApp } from './app.js';
 import { startAlertScheduler, type AlertScheduler } from './modules/alerts/alerts.scheduler.js';
+import { tuneGarbageCollector } from './gc-tuning.js';
 
 export { createLogger } from './logging.js';
 
@@ -217,6 +218,7 @@ export function readyLine(appName: string, url: string, lan: string[] = []): str
 const SHUTDOWN_TIMEOUT_MS = 10_000;
 
 export async function runMain(opts: { webDir?: string } = {}) {
+  tuneGarbageCollector();
   let config: Config;
   try {
     config = loadConfig();

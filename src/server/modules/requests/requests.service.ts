@@ -136,14 +136,13 @@ export function createRequestsService(db: Db) {
         demandesInterventions: rows.map((r) => {
           const declenchante = r.idInterventionDeclenchante === null ? undefined : byId.get(r.idInterventionDeclenchante);
           const realisee = r.idRealisee === null ? undefined : byId.get(r.idRealisee);
-          return {
-            ...card(r, byId, photos),
+          return Object.assign(card(r, byId, photos), {
             dateCreation: toIso(r.dateCreation),
             dateAnnulation: toIsoOrNull(r.dateAnnulation),
             annuleePar: r.annuleePar,
             interventionDeclenchante: declenchante ? linked(declenchante, photos) : null,
             interventionRealisee: realisee ? linked(realisee, photos) : null,
-          };
+          });
         }),
       };
     },
