@@ -7,7 +7,7 @@
 // submissions 12% of their rate).
 import { LEVELS, NEW_ROWS, OLD_ROWS, apply, type StatsLevel } from './009-statistics.js';
 
-const WITH_SITE_MONTH: StatsLevel[] = [...LEVELS, { table: 'intervention_stats_site_mois', keys: ['mois', 'site_id'], from: ['stats_mois(date)', 'site_id'] }];
+export const WITH_SITE_MONTH: StatsLevel[] = [...LEVELS, { table: 'intervention_stats_site_mois', keys: ['mois', 'site_id'], from: ['stats_mois(date)', 'site_id'] }];
 
 export const up = `
 CREATE TABLE intervention_stats_site_mois (

@@ -532,11 +532,23 @@ export const interventionListQueries = {
    * one as date keys.
    */
   months: (action?: number) =>
-    sql<{ nb: number; startKey: string; endKey: string }>`SELECT sum(m.nb)::int AS nb,
+    sql<{ nb: number; mois: string; startKey: string; endKey: string }>`SELECT sum(m.nb)::int AS nb, to_char(m.mois, 'YYYY-MM-DD') AS mois,
         ${DATE_KEY(sql`(m.mois::timestamp AT TIME ZONE 'Europe/Paris')`)} AS "startKey",
         ${DATE_KEY(sql`((m.mois + interval '1 month')::timestamp AT TIME ZONE 'Europe/Paris')`)} AS "endKey"
       FROM intervention_stats_mois_reseau m WHERE ${action === undefined ? sql`true` : sql`m.type_action_id = ${action}`}
       GROUP BY m.mois HAVING sum(m.nb) > 0 ORDER BY m.mois`,
+
+  /**
+   * Interventions of the whole network per Paris day of one month (`mois`, its first day), oldest
+   * first, from the daily summary (kept by triggers), with the first instant of the day and of
+   * the next one as date keys.
+   */
+  days: (mois: string) =>
+    sql<{ nb: number; startKey: string; endKey: string }>`SELECT sum(j.nb)::int AS nb,
+        ${DATE_KEY(sql`(j.jour::timestamp AT TIME ZONE 'Europe/Paris')`)} AS "startKey",
+        ${DATE_KEY(sql`((j.jour + 1)::timestamp AT TIME ZONE 'Europe/Paris')`)} AS "endKey"
+      FROM intervention_stats_jour_reseau j WHERE j.jour >= CAST(${mois} AS date) AND j.jour < CAST(${mois} AS date) + interval '1 month'
+      GROUP BY j.jour HAVING sum(j.nb) > 0 ORDER BY j.jour`,
 
   /** An export batch as table rows (without the edit/delete flags). */
   batch: (f: ListFilter, date: ResolvedDate, sort: ListSort, after: ListKey | null, size: number, search: ResolvedSearch | null = null) =>
@@ -683,23 +695,30 @@ export function createInterventionsAdminRepository(db: Db) {
   }
 
   /**
-   * Where a page at `offset` of the whole log in date order starts, by months: the months
-   * wholly before it (their counts from the monthly summary) are skipped by a condition on
-   * the date, which the (date, id) index jumps to, instead of walking their rows one by one.
-   * Page 10,000 of the million-row log then walks at most a month of rows, not 200,000.
+   * Where a page at `offset` of the whole log in date order starts: the Paris months wholly
+   * before it (their counts from the monthly summary), then, without an action filter, the
+   * whole days of its month (the daily summary), are skipped by a condition on the date, which
+   * the (date, id) index jumps to, instead of walking their rows one by one. Page 10,000 of the
+   * million-row log then walks at most a day of rows, not 200,000.
    */
-  async function monthStart(order: ListSort, action: number | undefined, offset: number): Promise<{ skipped: number; after: ListKey } | null> {
-    const months = (await interventionListQueries.months(action).execute(db)).rows;
+  async function periodStart(order: ListSort, action: number | undefined, offset: number): Promise<{ skipped: number; after: ListKey } | null> {
     const newestFirst = order.direction === 'desc';
     let skipped = 0;
     let after: ListKey | null = null;
-    for (const m of newestFirst ? months.reverse() : months) {
-      if (skipped + m.nb > offset) break;
-      skipped += m.nb;
-      // Past this month: before its first instant (newest first), from the next month's on
-      // (oldest first). Ids start at 1, so an id of 0 keeps or leaves out that whole instant.
-      after = { gkey: null, gtie: null, numero: null, dkey: newestFirst ? m.startKey : m.endKey, id: 0 };
-    }
+    /** Skips the periods wholly before the page; the one the page starts in, if any. */
+    const skip = <P extends { nb: number; startKey: string; endKey: string }>(periods: P[]): P | undefined => {
+      for (const p of newestFirst ? periods.reverse() : periods) {
+        if (skipped + p.nb > offset) return p;
+        skipped += p.nb;
+        // Past this period: before its first instant (newest first), from the next one's on
+        // (oldest first). Ids start at 1, so an id of 0 keeps or leaves out that whole instant.
+        after = { gkey: null, gtie: null, numero: null, dkey: newestFirst ? p.startKey : p.endKey, id: 0 };
+      }
+      return undefined;
+    };
+    const month = skip((await interventionListQueries.months(action).execute(db)).rows);
+    // The daily summary counts every action together.
+    if (month && action === undefined) skip((await interventionListQueries.days(month.mois).execute(db)).rows);
     return after ? { skipped, after } : null;
   }
 
@@ -720,7 +739,7 @@ export function createInterventionsAdminRepository(db: Db) {
         const win = pageFromNearestEnd(page, n);
         if (win.limit === 0) return { count: n, countCapped: false, rows: [] as InterventionListRecord[] };
         const order: ListSort = win.reversed ? { ...sort, direction: sort.direction === 'asc' ? 'desc' : 'asc' } : sort;
-        const start = order.name === 'date' && f.siteId === undefined && win.offset >= DEEP_PAGE_OFFSET ? await monthStart(order, f.action, win.offset) : null;
+        const start = order.name === 'date' && f.siteId === undefined && win.offset >= DEEP_PAGE_OFFSET ? await periodStart(order, f.action, win.offset) : null;
         const { rows } = await interventionListQueries.page(f, date, order, win.limit, win.offset - (start?.skipped ?? 0), search, start?.after ?? null).execute(db);
         return { count: n, countCapped: false, rows: win.reversed ? rows.reverse() : rows };
       }

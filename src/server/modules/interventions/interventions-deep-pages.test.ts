@@ -24,16 +24,20 @@ describe.each(TEST_DRIVERS)('interventions lists, deep pages (%s)', (driver) => 
     busy = await createEquippedSite(ctx.db, { nom: 'Jardin 13' });
     const other = await createEquippedSite(ctx.db, { nom: 'Jardin 2' });
     // 3,600 interventions over 16 months, many sharing a date (ties broken by id), others a
-    // microsecond apart, some at the very first instant of a Paris month (midnight on 1 March),
+    // microsecond apart, some at the very first instant of a Paris month (midnight on 1 March) or
+    // day (midnight on 15 June, and on either side of the 23-hour day when clocks go forward and
+    // of the 25-hour day when they go back),
     // over both sites' cells, two intervenants and two actions (two thirds for one). Each list
     // holds more than twice the depth from which pages are read from the end, so that its middle
-    // is still read from the top, skipping whole months in date order.
+    // is still read from the top, skipping whole months and days in date order.
     for (const [site, n] of [
       [busy, 3000],
       [other, 600],
     ] as const) {
       await sql`INSERT INTO intervention (date, site_id, site_composteur_id, type_action_id, intervenant_id)
-        SELECT CASE WHEN g % 97 = 0 THEN timestamptz '2024-02-29 23:00:00+00' ELSE timestamptz '2024-01-01 08:00:00+00' + (g % 500) * interval '1 day' + (g % 3) * interval '1 microsecond' END, ${site.id}::int,
+        SELECT CASE WHEN g % 97 = 0 THEN timestamptz '2024-02-29 23:00:00+00' WHEN g % 89 = 0 THEN timestamptz '2024-06-14 22:00:00+00'
+            WHEN g % 83 = 0 THEN timestamptz '2024-03-30 23:00:00+00' WHEN g % 79 = 0 THEN timestamptz '2024-03-31 22:00:00+00'
+            WHEN g % 73 = 0 THEN timestamptz '2024-10-26 22:00:00+00' WHEN g % 71 = 0 THEN timestamptz '2024-10-27 23:00:00+00' ELSE timestamptz '2024-01-01 08:00:00+00' + (g % 500) * interval '1 day' + (g % 3) * interval '1 microsecond' END, ${site.id}::int,
           (ARRAY[${site.apport}::int, ${site.broyat}::int, ${site.maturation}::int])[1 + g % 3], (ARRAY[1, 6, 6])[1 + (g / 3) % 3],
           (ARRAY[${people[0].id}::int, ${people[1].id}::int])[1 + (g / 7) % 2]
         FROM generate_series(1, ${n}::int) g`.execute(ctx.db);
@@ -48,6 +52,30 @@ describe.each(TEST_DRIVERS)('interventions lists, deep pages (%s)', (driver) => 
     const body = res.json() as { count: number; interventions: { id: number }[] };
     return { count: body.count, ids: body.interventions.map((r) => r.id) };
   }
+
+  it('skips whole Paris days exactly: a page starting at, just before or just after the first instant of a day', async () => {
+    const repo = createInterventionsAdminRepository(ctx.db);
+    // Rows at midnight in Paris: the first rows of their day, whichever side of a clock change.
+    const midnight = new Set(
+      (await sql<{ id: number }>`SELECT id FROM intervention WHERE (date AT TIME ZONE 'Europe/Paris')::time = '00:00'`.execute(ctx.db)).rows.map((r) => r.id),
+    );
+    let checked = 0;
+    for (const direction of ['asc', 'desc'] as const) {
+      const all = (await repo.list({}, { name: 'date', direction }, { limit: 5000, offset: 0 })).rows.map((r) => r.id);
+      // Where a day starts in this order: the first of its midnight rows (oldest first), or the
+      // row after its last one (newest first, the day then ends there).
+      const starts = all.flatMap((id, i) => (midnight.has(id) && (direction === 'asc' ? !midnight.has(all[i - 1]) : !midnight.has(all[i + 1])) ? [direction === 'asc' ? i : i + 1] : []));
+      for (const start of starts.filter((i) => i > DEEP_PAGE_OFFSET && i < all.length / 2)) {
+        for (const offset of [start - 1, start, start + 1]) {
+          const got = (await repo.list({}, { name: 'date', direction }, { limit: 20, offset })).rows.map((r) => r.id);
+          expect(got, `date ${direction} offset ${offset}`).toEqual(all.slice(offset, offset + 20));
+          checked++;
+        }
+      }
+    }
+    // 15 June (oldest first), and both sides of the 25-hour day of October (newest first).
+    expect(checked).toBeGreaterThanOrEqual(9);
+  });
 
   it('gives every deep page the rows of a walk from the top, in every order and direction', async () => {
     const repo = createInterventionsAdminRepository(ctx.db);
