@@ -23,6 +23,7 @@
 import { Readable } from 'node:stream';
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/client.js';
+import { planOnce } from '../../db/plan-once.js';
 import { DEEP_PAGE_OFFSET, containsNormalized, ilikeUnaccent, intArray, pageFromNearestEnd, shortWordTerm, trigramIndexable, wordStartsIn, wordStartsNormalized, wordStartsUnaccent } from '../../db/list.js';
 import { COUNT_CAP, type InterventionSortField } from '../../../shared/schemas/interventions-admin.js';
 import { ACTION_VALUE_KINDS, STATUT_REALISEE } from '../../../shared/domain.js';
@@ -340,6 +341,36 @@ function rowsQuery(ids: RawBuilder<unknown>, withFlags = true) {
     ORDER BY p.n`;
 }
 
+/**
+ * The display rows of these interventions, in the order of `ids`: a page's rows once its walk
+ * has found them. Lookups by id whose plan never depends on the page, so planned once per
+ * connection (plan-once.ts): planning the twenty-odd label and flag subqueries took about as
+ * long as running them, on every page.
+ */
+function rowsByIdsQuery(ids: number[]) {
+  return planOnce(sql<Omit<InterventionListRecord, 'gkey' | 'gtie' | 'numero'>>`SELECT i.id, i.date, ${DATE_KEY(sql`i.date`)} AS dkey, ${displayColumns(true)}
+    FROM unnest(${intArray(ids)}) WITH ORDINALITY AS p(id, n)
+    JOIN intervention i ON i.id = p.id
+    ORDER BY p.n`);
+}
+
+/** The sort keys of a page's rows, in the list's order (a walk: see walkQuery). */
+type PageKey = Pick<ListKey, 'id' | 'gkey' | 'gtie' | 'numero'>;
+
+/**
+ * A page: its walk first (the ids and sort keys, a statement planned for the filter at hand),
+ * then its display rows by id. A row deleted between the two statements is left out.
+ */
+async function readPage(db: Db, keys: RawBuilder<PageKey>): Promise<InterventionListRecord[]> {
+  const walked = (await keys.execute(db)).rows;
+  if (walked.length === 0) return [];
+  const byId = new Map((await rowsByIdsQuery(walked.map((k) => k.id)).execute(db)).rows.map((r) => [r.id, r]));
+  return walked.flatMap((k) => {
+    const row = byId.get(k.id);
+    return row ? [Object.assign(row, { gkey: k.gkey, gtie: k.gtie === null ? null : String(k.gtie), numero: k.numero })] : [];
+  });
+}
+
 /** The display columns of intervention i (everything but the sort keys). */
 function displayColumns(withFlags: boolean) {
   // The flags say whether the table may offer to edit or delete the row (the rules of
@@ -523,8 +554,12 @@ export const interventionListQueries = {
     sql<{ from: Date | null; to: Date | null }>`SELECT min(i.date) AS "from", max(i.date) AS "to" FROM intervention i
       WHERE ${siteId === undefined ? sql`true` : sql`i.site_id = ${siteId}`}`,
 
-  page: (f: ListFilter, date: ResolvedDate, sort: ListSort, limit: number, offset: number, search: ResolvedSearch | null = null, after: ListKey | null = null) =>
-    rowsQuery(walkQuery(f, date, search, sort, { limit, offset, after, columns: ['id', 'date'] })),
+  /** The ids and sort keys of a page, in the list's order (its rows: rowsByIds). */
+  pageKeys: (f: ListFilter, date: ResolvedDate, sort: ListSort, limit: number, offset: number, search: ResolvedSearch | null = null, after: ListKey | null = null) =>
+    walkQuery(f, date, search, sort, { limit, offset, after, columns: ['id', 'date'] }) as RawBuilder<PageKey>,
+
+  /** The display rows of these interventions, in the order of the ids. */
+  rowsByIds: rowsByIdsQuery,
 
   /**
    * Interventions per Paris month, oldest first, from the network's monthly summary (kept by
@@ -740,17 +775,17 @@ export function createInterventionsAdminRepository(db: Db) {
         if (win.limit === 0) return { count: n, countCapped: false, rows: [] as InterventionListRecord[] };
         const order: ListSort = win.reversed ? { ...sort, direction: sort.direction === 'asc' ? 'desc' : 'asc' } : sort;
         const start = order.name === 'date' && f.siteId === undefined && win.offset >= DEEP_PAGE_OFFSET ? await periodStart(order, f.action, win.offset) : null;
-        const { rows } = await interventionListQueries.page(f, date, order, win.limit, win.offset - (start?.skipped ?? 0), search, start?.after ?? null).execute(db);
+        const rows = await readPage(db, interventionListQueries.pageKeys(f, date, order, win.limit, win.offset - (start?.skipped ?? 0), search, start?.after ?? null));
         return { count: n, countCapped: false, rows: win.reversed ? rows.reverse() : rows };
       }
-      const pageRows = interventionListQueries.page(f, date, sort, page.limit, page.offset, search).execute(db);
+      const pageRows = readPage(db, interventionListQueries.pageKeys(f, date, sort, page.limit, page.offset, search));
       // The search alone, one of its parts already past the cap: nothing to count.
       const onlySearch = !date && f.action === undefined && f.typeBac === undefined && f.numeroBac === undefined && f.siteId === undefined;
-      if (search?.beyondCap && onlySearch) return { count: COUNT_CAP, countCapped: true, rows: (await pageRows).rows };
+      if (search?.beyondCap && onlySearch) return { count: COUNT_CAP, countCapped: true, rows: await pageRows };
       const [countRes, rows] = await Promise.all([counted.query.execute(db), pageRows]);
       const n = countRes.rows[0]?.count ?? 0;
       const capped = counted.capped && n > COUNT_CAP;
-      return { count: capped ? COUNT_CAP : n, countCapped: capped, rows: rows.rows };
+      return { count: capped ? COUNT_CAP : n, countCapped: capped, rows };
     },
 
     /**
@@ -789,8 +824,8 @@ export function createInterventionsAdminRepository(db: Db) {
 
     /** One intervention as a table row (whatever filter), or undefined. */
     async findRow(id: number): Promise<InterventionListRecord | undefined> {
-      const ids = sql`SELECT i.id, i.date, NULL::text AS gkey, NULL::text AS gtie, NULL::int AS numero FROM intervention i WHERE i.id = ${id}`;
-      return (await rowsQuery(ids).execute(db)).rows[0];
+      const row = (await rowsByIdsQuery([id]).execute(db)).rows[0];
+      return row && { ...row, gkey: null, gtie: null, numero: null };
     },
 
     /** The stored row, locked for the change, with what the locks need. */

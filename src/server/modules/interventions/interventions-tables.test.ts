@@ -135,7 +135,7 @@ describe.each(TEST_DRIVERS)('interventions tables (%s)', (driver) => {
         const resolved = (await repo.resolveSearch({ search }))!;
         const run = async (mode: ResolvedSearch['mode'], name: 'date' | 'site' | 'action') => {
           const s = { ...resolved, mode };
-          const page = await interventionListQueries.page({}, null, { name, direction: 'desc' }, 100, 0, s).execute(ctx.db);
+          const page = await interventionListQueries.pageKeys({}, null, { name, direction: 'desc' }, 100, 0, s).execute(ctx.db);
           const count = await interventionListQueries.count({}, null, s).query.execute(ctx.db);
           return { ids: page.rows.map((x) => x.id), count: count.rows[0].count };
         };
