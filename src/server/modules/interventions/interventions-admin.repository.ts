@@ -207,7 +207,10 @@ function searchCandidates(s: ResolvedSearch, where: RawBuilder<SqlBool>, what: '
  * the whole log in the page's order, expecting to meet the matches soon).
  */
 function source(search: ResolvedSearch | null, where: RawBuilder<SqlBool>) {
-  return search?.mode === 'narrow' ? sql`(${searchCandidates(search, where, 'rows')}) i` : sql`intervention i`;
+  // OFFSET 0 keeps the matches apart when there is only one part (no union): pulled up into
+  // the page's statement, a single condition on free text would let the planner walk the date
+  // index instead, checking each row, which reads the whole log when a term has no match.
+  return search?.mode === 'narrow' ? sql`(${searchCandidates(search, where, 'rows')} OFFSET 0) i` : sql`intervention i`;
 }
 
 // ---------------------------------------------------------------------------------------------

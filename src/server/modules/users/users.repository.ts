@@ -2,7 +2,7 @@
 // changes of an account (activate, refuse, delete), its type and its sites.
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/client.js';
-import { containsNormalized, ilikeUnaccent, pageOf, shortWordTerm, wordStartsNormalized, wordStartsUnaccent } from '../../db/list.js';
+import { DEEP_PAGE_OFFSET, containsNormalized, ilikeUnaccent, pageFromNearestEnd, pageOf, shortWordTerm, wordStartsNormalized, wordStartsUnaccent } from '../../db/list.js';
 import { NO_SITE, type UserRow } from '../../../shared/schemas/users.js';
 import { TYPE_PRESTATAIRE } from '../../../shared/domain.js';
 import type { userListQuerySchema } from '../../../shared/schemas/users.js';
@@ -95,8 +95,7 @@ export function createUsersRepository(db: Db) {
   return {
     async list(q: UserListQuery): Promise<{ count: number; users: UserRow[] }> {
       const where = sql.join(listWhere(q), sql` AND `);
-      const { limit, offset } = pageOf(q);
-      const dir = q.sort.direction === 'desc' ? sql`DESC` : sql`ASC`;
+      const page = pageOf(q);
       // With a text filter, the matching rows are gathered first (trigram and date indexes)
       // and then sorted and counted in the same
       // pass: walking the sort index while testing each row is what the planner would
@@ -111,6 +110,19 @@ export function createUsersRepository(db: Db) {
       const columns = sql`a.id, a.created_at, a.organisme, a.nom, a.prenom, a.email, a.tel, a.type_user_id, a.actif, a.email_valide`;
       const source = filtered ? sql`(SELECT ${columns} FROM account a WHERE ${where} OFFSET 0)` : sql`(SELECT ${columns} FROM account a WHERE ${where})`;
       const total = filtered ? sql`count(*) OVER ()` : sql`NULL::int`;
+      const counting = () => sql<{ count: number }>`SELECT count(*)::int AS count FROM account a WHERE ${where}`.execute(db);
+      // A deep page of the whole list (no filter: its count is a quick index count) is read
+      // from the nearer end: past the middle, in the reverse order from the last row. Every key
+      // is followed by the id in the same direction, and NULLs come last going up and first
+      // going down, so the reverse order is exactly the list's read backwards.
+      let known: number | null = null;
+      let win = { ...page, reversed: false };
+      if (!filtered && !short && page.offset >= DEEP_PAGE_OFFSET) {
+        known = (await counting()).rows[0]?.count ?? 0;
+        win = pageFromNearestEnd(page, known);
+      }
+      const { limit, offset } = win;
+      const dir = (q.sort.direction === 'desc') !== win.reversed ? sql`DESC` : sql`ASC`;
       // Sites are joined for the page only, so their cost does not grow with the table.
       const rows = await sql<{
         id: number;
@@ -140,13 +152,11 @@ export function createUsersRepository(db: Db) {
         LEFT JOIN type_user t ON t.id = p.type_user_id
         ORDER BY p.sort_key ${dir}, p.id ${dir}
       `.execute(db);
-      let count = rows.rows[0]?.total ?? null;
+      if (win.reversed) rows.rows.reverse();
+      let count = known ?? rows.rows[0]?.total ?? null;
       // An empty first page of a filtered list means no match at all: no need to count.
       if (count === null && filtered && offset === 0) count = 0;
-      if (count === null) {
-        const countRow = await sql<{ count: number }>`SELECT count(*)::int AS count FROM account a WHERE ${where}`.execute(db);
-        count = countRow.rows[0]?.count ?? 0;
-      }
+      if (count === null) count = (await counting()).rows[0]?.count ?? 0;
       return {
         count,
         users: rows.rows.map((r) => ({
