@@ -107,8 +107,12 @@ export function createInterventionTablesService(db: Db) {
 
   return {
     async adminList(query: InterventionAdminListQuery): Promise<InterventionAdminTable> {
-      if (query.id !== undefined && !(await base.findSite(query.id))) throw new NotFoundError(INTERVENTION_MESSAGES.siteNotFound);
-      const { count, countCapped, rows } = await repo.list(adminFilterOf(query), query.sort, pageOf(query));
+      // The site is looked up while the page is read (an unknown site's page is empty anyway).
+      const [site, { count, countCapped, rows }] = await Promise.all([
+        query.id === undefined ? null : base.findSite(query.id),
+        repo.list(adminFilterOf(query), query.sort, pageOf(query)),
+      ]);
+      if (query.id !== undefined && !site) throw new NotFoundError(INTERVENTION_MESSAGES.siteNotFound);
       // The photo ids of the page's rows, in one query (never the images).
       const photos = await photosRepo.photoIdsByIntervention(rows.map((r) => r.id));
       return { count, countCapped, interventions: rows.map((r) => toListRow(r, photos.get(r.id) ?? [])) };
@@ -120,24 +124,28 @@ export function createInterventionTablesService(db: Db) {
     },
 
     async publicList(user: CurrentUser | null, siteId: number, query: SiteInterventionListQuery): Promise<PublicSiteInterventionList> {
-      const site = await base.findSite(siteId);
-      if (!site || site.idStatut !== SITE_STATUT.actif) throw new NotFoundError(INTERVENTION_MESSAGES.siteNotFound);
       const anonymous = user === null;
       const f = query.filter;
-      const { count, rows } = await repo.list(
-        {
-          siteId,
-          date: f.date,
-          action: f.action,
-          typeBac: f.typeBac,
-          numeroBac: f.numeroBac,
-          search: query.search,
-          // The table's own columns: action, cell type, value, and for a logged-in caller the observations.
-          scope: { site: false, intervenant: false, freeText: !anonymous },
-        },
-        query.sort,
-        pageOf(query),
-      );
+      // The site is looked up while the page is read; a page of a site that is unknown or not
+      // active is never shown.
+      const [site, { count, rows }] = await Promise.all([
+        base.findSite(siteId),
+        repo.list(
+          {
+            siteId,
+            date: f.date,
+            action: f.action,
+            typeBac: f.typeBac,
+            numeroBac: f.numeroBac,
+            search: query.search,
+            // The table's own columns: action, cell type, value, and for a logged-in caller the observations.
+            scope: { site: false, intervenant: false, freeText: !anonymous },
+          },
+          query.sort,
+          pageOf(query),
+        ),
+      ]);
+      if (!site || site.idStatut !== SITE_STATUT.actif) throw new NotFoundError(INTERVENTION_MESSAGES.siteNotFound);
       return { count, interventions: rows.map((r) => toPublicRow(r, anonymous)) };
     },
   };
