@@ -13,6 +13,8 @@
 //   free-text values) through the indexes of migration 015. Over the whole log, a search whose
 //   matches are few ("narrow") gathers them first through those indexes and sorts them; one
 //   that matches much of the log ("broad") filters the ordinary walk, which soon fills a page.
+// - a page is its walk (ids and sort keys, planned for the filter at hand), then its rows read by
+//   id in one statement planned once per connection (plan-once.ts);
 // - counts: exact from intervention_count (per site and action, kept by triggers) without a
 //   date filter or search; with one, exact within a site or a narrow search, otherwise counted
 //   up to COUNT_CAP + 1.
@@ -333,9 +335,10 @@ function walkOrder(alias: string, sort: ListSort) {
 }
 
 /**
- * The page's rows with their display columns, in the order of the walk. Labels are scalar
- * subqueries rather than joins: each is planned alone, where a join of eight tables cost
- * more to plan (tens of ms) than to run for twenty rows.
+ * An export batch's rows with their display columns, in the order of the walk, in one
+ * statement (a page reads them by id instead: rowsByIdsQuery). Labels are scalar subqueries
+ * rather than joins: each is planned alone, where a join of eight tables cost more to plan
+ * (tens of ms) than to run for twenty rows.
  */
 function rowsQuery(ids: RawBuilder<unknown>, withFlags = true) {
   return sql<InterventionListRecord>`SELECT i.id, i.date, ${DATE_KEY(sql`i.date`)} AS dkey, p.gkey, p.gtie::text AS gtie, p.numero, ${displayColumns(withFlags)}
