@@ -236,8 +236,9 @@ export async function runMain(opts: { webDir?: string } = {}) {
     console.error((e as Error).message);
     process.exit(1);
   }
-  console.log(`\n${readyLine(config.APP_NAME, server.url, server.lan)}`);
-  for (const line of firstStartLines(server.url, server.admin)) console.log(line);
+  // One write: whoever reads the console (a terminal, a supervisor, a test) gets the ready line
+  // and the first administrator's box together, never the one without the other.
+  console.log([`\n${readyLine(config.APP_NAME, server.url, server.lan)}`, ...firstStartLines(server.url, server.admin)].join('\n'));
 
   const stop = (signal: string) => {
     // A shutdown that hangs (a stuck connection) must not keep the process alive forever.

@@ -60,6 +60,33 @@ ${
 export const NEW_ROWS = `SELECT type_action_id, date, site_id, intervenant_id, 1 AS n, coalesce(valeur_nombre, 0) AS q FROM new_rows`;
 export const OLD_ROWS = `SELECT type_action_id, date, site_id, intervenant_id, -1 AS n, -coalesce(valeur_nombre, 0) AS q FROM old_rows`;
 
+/**
+ * The four trigger functions of this migration, replaced to keep these summary levels (a later
+ * migration adding a level): insert, update, delete, and truncate of every level's table.
+ */
+export function replaceTriggerFunctions(levels: StatsLevel[]): string {
+  return `CREATE OR REPLACE FUNCTION intervention_stats_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+${apply(NEW_ROWS, null, levels)}  RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION intervention_stats_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+${apply(`${NEW_ROWS} UNION ALL ${OLD_ROWS}`, 'old_rows', levels)}  RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION intervention_stats_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+${apply(OLD_ROWS, 'old_rows', levels)}  RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION intervention_stats_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  TRUNCATE ${levels.map((l) => l.table).join(', ')};
+  RETURN NULL;
+END $$;`;
+}
+
 const table = (name: string, keys: string) => `
 CREATE TABLE ${name} (
   ${keys},

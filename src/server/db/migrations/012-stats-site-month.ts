@@ -5,7 +5,7 @@
 // for 2,000 sites), kept by the same statement-level triggers on the log: one more grouped
 // upsert per statement, in the same function (a trigger of its own, on the summary, cost
 // submissions 12% of their rate).
-import { LEVELS, NEW_ROWS, OLD_ROWS, apply, type StatsLevel } from './009-statistics.js';
+import { LEVELS, replaceTriggerFunctions, type StatsLevel } from './009-statistics.js';
 
 export const WITH_SITE_MONTH: StatsLevel[] = [...LEVELS, { table: 'intervention_stats_site_mois', keys: ['mois', 'site_id'], from: ['stats_mois(date)', 'site_id'] }];
 
@@ -18,26 +18,7 @@ CREATE TABLE intervention_stats_site_mois (
   PRIMARY KEY (mois, site_id)
 );
 
-CREATE OR REPLACE FUNCTION intervention_stats_insert() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-${apply(NEW_ROWS, null, WITH_SITE_MONTH)}  RETURN NULL;
-END $$;
-
-CREATE OR REPLACE FUNCTION intervention_stats_update() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-${apply(`${NEW_ROWS} UNION ALL ${OLD_ROWS}`, 'old_rows', WITH_SITE_MONTH)}  RETURN NULL;
-END $$;
-
-CREATE OR REPLACE FUNCTION intervention_stats_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-${apply(OLD_ROWS, 'old_rows', WITH_SITE_MONTH)}  RETURN NULL;
-END $$;
-
-CREATE OR REPLACE FUNCTION intervention_stats_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  TRUNCATE intervention_stats_mois, intervention_stats_mois_intervenant, intervention_stats_mois_reseau, intervention_stats_site_mois;
-  RETURN NULL;
-END $$;
+${replaceTriggerFunctions(WITH_SITE_MONTH)}
 
 INSERT INTO intervention_stats_site_mois (mois, site_id, nb, quantite)
 SELECT mois, site_id, sum(nb)::int, sum(quantite) FROM intervention_stats_mois GROUP BY 1, 2;

@@ -7,7 +7,7 @@
 // site_id % 16), so that entries on different sites rarely wait on the same row; a month holds
 // at most 31 x 16 rows. Kept by the same statement-level triggers, one more grouped upsert per
 // statement.
-import { NEW_ROWS, OLD_ROWS, apply, type StatsLevel } from './009-statistics.js';
+import { replaceTriggerFunctions, type StatsLevel } from './009-statistics.js';
 import { WITH_SITE_MONTH } from './012-stats-site-month.js';
 
 const WITH_NETWORK_DAY: StatsLevel[] = [...WITH_SITE_MONTH, { table: 'intervention_stats_jour_reseau', keys: ['jour', 'bande'], from: ['stats_jour(date)', 'site_id % 16'] }];
@@ -26,27 +26,7 @@ CREATE TABLE intervention_stats_jour_reseau (
   PRIMARY KEY (jour, bande)
 );
 
-CREATE OR REPLACE FUNCTION intervention_stats_insert() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-${apply(NEW_ROWS, null, WITH_NETWORK_DAY)}  RETURN NULL;
-END $$;
-
-CREATE OR REPLACE FUNCTION intervention_stats_update() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-${apply(`${NEW_ROWS} UNION ALL ${OLD_ROWS}`, 'old_rows', WITH_NETWORK_DAY)}  RETURN NULL;
-END $$;
-
-CREATE OR REPLACE FUNCTION intervention_stats_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-${apply(OLD_ROWS, 'old_rows', WITH_NETWORK_DAY)}  RETURN NULL;
-END $$;
-
-CREATE OR REPLACE FUNCTION intervention_stats_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  TRUNCATE intervention_stats_mois, intervention_stats_mois_intervenant, intervention_stats_mois_reseau, intervention_stats_site_mois,
-    intervention_stats_jour_reseau;
-  RETURN NULL;
-END $$;
+${replaceTriggerFunctions(WITH_NETWORK_DAY)}
 
 INSERT INTO intervention_stats_jour_reseau (jour, bande, nb, quantite)
 SELECT stats_jour(date), site_id % 16, count(*)::int, coalesce(sum(valeur_nombre), 0) FROM intervention GROUP BY 1, 2;
