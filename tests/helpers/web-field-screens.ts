@@ -35,10 +35,15 @@ export function startEachTestOnACleanPhone() {
     const db = await openOfflineDb();
     await Promise.all([db.outbox.clear(), db.photos.clear(), db.photoData.clear(), db.reference.clear(), db.sent.clear()]);
   });
-  afterEach(() => {
+  afterEach(async () => {
     cleanup();
     vi.restoreAllMocks();
     vi.unstubAllGlobals();
+    // A write the test's screen started (the outbox, a receipt) may still land after it is
+    // unmounted: let it, then empty the phone again, so that it never shows in the next test.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const db = await openOfflineDb();
+    await Promise.all([db.outbox.clear(), db.photos.clear(), db.photoData.clear(), db.sent.clear()]);
   });
 }
 
