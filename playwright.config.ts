@@ -1,17 +1,20 @@
 import { defineConfig } from '@playwright/test';
+import { e2ePortOf } from './tests/helpers/e2e-env';
 
-const port = Number(process.env.E2E_PORT ?? 3100);
+// Two workers run the journey files side by side, each against a server and an embedded
+// database of its own (tests/helpers/e2e-test.ts points a worker at its server); the journeys
+// of one file run in order in one worker. E2E_WORKERS=1 runs them all one after the other.
+const workers = Math.max(1, Number(process.env.E2E_WORKERS ?? 2));
 
 export default defineConfig({
   testDir: 'tests/e2e',
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: 1,
+  workers,
   retries: 0,
   reporter: process.env.CI ? 'list' : 'list',
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
     locale: 'fr-FR',
     timezoneId: 'Europe/Paris',
     launchOptions: {
@@ -19,12 +22,12 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     },
   },
-  webServer: {
+  webServer: Array.from({ length: workers }, (_, i) => ({
     command: 'tsx tests/helpers/e2e-server.ts',
-    url: `http://127.0.0.1:${port}/api/app/info/get`,
+    url: `http://127.0.0.1:${e2ePortOf(i)}/api/app/info/get`,
     reuseExistingServer: false,
     timeout: 120_000,
-    stdout: 'pipe',
-    env: { E2E_PORT: String(port) },
-  },
+    stdout: 'pipe' as const,
+    env: { E2E_PORT: String(e2ePortOf(i)) },
+  })),
 });

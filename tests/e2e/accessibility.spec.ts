@@ -6,7 +6,8 @@
 // slow machine that runs out of time still says what it found on the screens it reached.
 // The administrator's dialogs of the sites and users screens (forms, the full-screen
 // interventions table, a confirmation) are checked open, on both devices.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test';
 import { E2E_ADMIN } from '../helpers/e2e-env';
 import { axeFindings } from '../helpers/e2e-axe';
 import { REFERENT, logIn } from '../helpers/e2e-field';

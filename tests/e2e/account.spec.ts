@@ -1,7 +1,7 @@
 // The account journey in a real browser: sign up, confirm the address from the
 // e-mail, be refused while inactive, get activated by an administrator, log in, see the
 // role's drawer and home, log out; then the forgotten-password loop.
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test';
 import { ADMIN, apiContextAs, submitLogin } from '../helpers/e2e-login';
 import { linkFrom } from '../helpers/e2e-mail';
 

@@ -1,6 +1,6 @@
 // Catalogues: a composter type and a site type are added, each after a first
 // attempt that the form or the server refuses.
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test';
 import { logInAsAdmin } from '../helpers/e2e-login';
 
 test('a composter type is added after a validation error', async ({ page }) => {

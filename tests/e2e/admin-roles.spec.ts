@@ -3,7 +3,8 @@
 // from their next request, and loses the screen as soon as the role is withdrawn; the last
 // administrator cannot be removed. The demo programme seeds two agents without a role
 // (rpenven, tlhostis; password demo-compost).
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test';
 import { logIn, logInAsAdmin } from '../helpers/e2e-login';
 
 async function myRoles(page: Page): Promise<string[]> {

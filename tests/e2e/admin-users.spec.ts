@@ -1,7 +1,7 @@
 // Users administration: an administrator takes a signed-up account through its whole life on
 // /admin/user (activate, give a site, change its type, deactivate, delete), and finds the
 // table as they left it after a reload.
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test';
 import { apiLogIn, logInAsAdmin } from '../helpers/e2e-login';
 import { linkFrom, readMails } from '../helpers/e2e-mail';
 

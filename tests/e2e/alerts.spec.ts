@@ -4,7 +4,8 @@
 // folder; the referent does nothing and the alert stays; a reading in range closes it.
 // Runs on the demo programme the e2e server seeds (referent1's sites have cells n°1-2 Apport,
 // n°3 Broyat, n°4 Maturation).
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test';
 import { E2E_ADMIN } from '../helpers/e2e-env';
 import type { SiteInfos } from '../helpers/e2e-field';
 import { ADMIN, PHONE, REFERENT, loggedBrowser } from '../helpers/e2e-login';

@@ -1,7 +1,7 @@
 // The API description page (/api/docs): Swagger UI renders the document generated from the
 // route schemas, with its scripts and styles served by this server under the page's own
 // content security policy (a refused script or style would leave the page blank or unstyled).
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test';
 
 test('the API description page renders every route group from this server alone, without a CSP refusal', async ({ page, baseURL }) => {
   const origin = new URL(baseURL!).origin;

@@ -7,7 +7,8 @@
 // - The demo provider, on a phone, selects two requests of one site: 'Programmer (2)' and the
 //   status badges are whole, nothing scrolls sideways; the history shows cards, not the table.
 import crypto from 'node:crypto';
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test';
 import { ADMIN, PHONE, PROVIDER, REFERENT, apiContextAs, loggedBrowser, logIn } from '../helpers/e2e-login';
 import { clearPendingRequests, cutOffElements, noSidewaysScroll, type SiteInfos } from '../helpers/e2e-field';
 

@@ -3,7 +3,8 @@
 // same list), show them as chips with 'Réinitialiser', keep each row on one line with the long
 // texts whole in a tooltip, and keep the row actions pinned; 'Désactiver' asks before shutting
 // an account. On a phone, the statistics charts abbreviate the months.
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test';
 import { logInAsAdmin } from '../helpers/e2e-login';
 import { linkFrom } from '../helpers/e2e-mail';
 

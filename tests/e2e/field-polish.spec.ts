@@ -6,7 +6,8 @@
 // without a role is told so on the login page.
 // Runs on the demo programme the e2e server seeds: referent1 has several sites, each with cells
 // n°1-2 Apport, n°3 Broyat, n°4 Maturation.
-import { expect, request as playwrightRequest, test, type Page } from '@playwright/test';
+import { request as playwrightRequest, type Page } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test';
 import { ADMIN, apiLogIn, submitLogin } from '../helpers/e2e-login';
 import {
   QUEUED,

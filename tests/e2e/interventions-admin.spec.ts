@@ -5,7 +5,8 @@
 // downloads export.csv. The two entries are recorded through the add API in the setup.
 import { readFile } from 'node:fs/promises';
 import crypto from 'node:crypto';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test';
 import { ADMIN, apiLogIn, logIn } from '../helpers/e2e-login';
 import { clearPendingRequests } from '../helpers/e2e-field';
 

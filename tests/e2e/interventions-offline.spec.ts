@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test';
 import { QUEUED, logIn, siteOfUser, waitUntilReadyOffline, type SiteInfos } from '../helpers/e2e-field';
 
 

@@ -1,6 +1,6 @@
 // Site names read in natural order on a desktop: 'École 2' before 'École 13', in the sites table
 // (both directions) and in the site choice's list of active sites.
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test';
 import { logInAsAdmin } from '../helpers/e2e-login';
 
 const DESKTOP = { width: 1440, height: 900 };

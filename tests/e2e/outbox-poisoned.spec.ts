@@ -4,7 +4,8 @@
 // server is fixed, 'Renvoyer' delivers it, exactly once.
 // Runs on the demo programme the e2e server seeds: referent1 has several sites, each with cells
 // n°1-2 Apport, n°3 Broyat, n°4 Maturation.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test';
 import { QUEUED, logIn, siteOfUser, waitUntilReadyOffline, type SiteInfos } from '../helpers/e2e-field';
 
 const ADD_ROUTE = '**/api/admin/intervention/add';

@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { chromium, expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { chromium, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test';
 import { QUEUED, REFERENT, logIn, siteOfUser, waitUntilReadyOffline } from '../helpers/e2e-field';
 
 const PROVIDER = { login: 'prestataire@demo.compost.fr', password: 'demo-compost' };

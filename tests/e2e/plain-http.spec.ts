@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test';
 import { REFERENT, phoneCellLabel, queuedOwners, type SiteInfos } from '../helpers/e2e-field';
 
 const PORT = 3205;

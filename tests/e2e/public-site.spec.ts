@@ -4,7 +4,8 @@
 // Runs on the demo programme the e2e server seeds (each demo site has cells n°1-2 Apport, n°3
 // Broyat, n°4 Maturation; prestataire@demo.compost.fr is the provider).
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test';
 import { ADMIN, PROVIDER, loggedBrowser } from '../helpers/e2e-login';
 
 const RUN = `e2e-${Date.now().toString(36)}`;

@@ -9,7 +9,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, expect, request as apiRequest, test, type Page } from '@playwright/test';
+import { chromium, request as apiRequest, type Page } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test';
 import { REFERENT, logIn, waitUntilReadyOffline, type SiteInfos } from '../helpers/e2e-field';
 import { apiLogIn } from '../helpers/e2e-login';
 

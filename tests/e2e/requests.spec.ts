@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test';
 import { E2E_ADMIN } from '../helpers/e2e-env';
 import { QUEUED, REFERENT, clearPendingRequests, logIn, type SiteInfos } from '../helpers/e2e-field';
 

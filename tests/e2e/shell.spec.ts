@@ -1,6 +1,7 @@
 // The PWA baseline: manifest, service worker, offline reload, unknown routes and
 // the administrator's landing.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test';
 import { PROVIDER, logIn, logInAsAdmin } from '../helpers/e2e-login';
 
 /** Resolves once the service worker is activated and controls the page (it claims clients). */

@@ -1,7 +1,8 @@
 // Sites administration: an administrator records a site request, installs it
 // (status 1 with cells), gives it a referent, retires a cell and exports the list.
 import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test';
 import { logInAsAdmin } from '../helpers/e2e-login';
 import { linkFrom } from '../helpers/e2e-mail';
 

@@ -2,7 +2,8 @@
 // (a year of interventions), switches year and site, sees the temperatures of the site and
 // downloads a yearly export per site.
 import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../helpers/e2e-test';
 import { logInAsAdmin } from '../helpers/e2e-login';
 
 /** A chart card once loaded (the skeleton card of the same name is aria-busy). */

@@ -1,7 +1,7 @@
-// Reads the .eml files the e2e server wrote (no SMTP_URL: DATA_DIR/mail).
+// Reads the .eml files this worker's e2e server wrote (no SMTP_URL: DATA_DIR/mail).
 import fs from 'node:fs';
 import path from 'node:path';
-import { e2eDataDir } from './e2e-env.js';
+import { e2eWorkerDataDir } from './e2e-test.js';
 
 export interface SavedMail {
   file: string;
@@ -40,7 +40,7 @@ export function parseEml(raw: string): { header: (name: string) => string; body:
 }
 
 export function readMails(to?: string): SavedMail[] {
-  const dir = path.join(e2eDataDir(), 'mail');
+  const dir = path.join(e2eWorkerDataDir(), 'mail');
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir)
