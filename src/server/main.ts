@@ -236,10 +236,6 @@ export async function runMain(opts: { webDir?: string } = {}) {
     console.error((e as Error).message);
     process.exit(1);
   }
-  // One write: whoever reads the console (a terminal, a supervisor, a test) gets the ready line
-  // and the first administrator's box together, never the one without the other.
-  console.log([`\n${readyLine(config.APP_NAME, server.url, server.lan)}`, ...firstStartLines(server.url, server.admin)].join('\n'));
-
   const stop = (signal: string) => {
     // A shutdown that hangs (a stuck connection) must not keep the process alive forever.
     setTimeout(() => {
@@ -254,6 +250,11 @@ export async function runMain(opts: { webDir?: string } = {}) {
       },
     );
   };
+  // The handlers are in place before the ready line: whoever stops the server once it says it
+  // is ready gets a clean stop, never the default end of a process killed by its signal.
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
+  // One write: whoever reads the console (a terminal, a supervisor, a test) gets the ready line
+  // and the first administrator's box together, never the one without the other.
+  console.log([`\n${readyLine(config.APP_NAME, server.url, server.lan)}`, ...firstStartLines(server.url, server.admin)].join('\n'));
 }

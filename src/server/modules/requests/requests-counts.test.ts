@@ -1,8 +1,9 @@
 // The board and the history read their counts from a table kept by triggers, and the board
 // sorted by site walks only the sites its page overlaps: every page, in every order, with and
 // without a site filter, must be the full sort of the pending requests, and every count must be
-// what count(*) gives, after requests were added several at a time, changed status or action
-// and were deleted.
+// what count(*) gives, after requests were added several at a time, changed status, action or
+// creation date and were deleted. A deep page of the history in creation order skips whole
+// Paris months: its pages must still be those of the full sort.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { TEST_DRIVERS, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
@@ -51,6 +52,13 @@ describe.each(TEST_DRIVERS)('request counts and the board by site (%s)', (driver
       }));
       await ctx.db.insertInto('demande_intervention').values(rows).execute();
     }
+    // Creation dates over nine Paris months (in 2025, one of them across the change to summer
+    // time): a quarter at the first instant of a month, a quarter one microsecond before it
+    // (the month before), the rest tied inside the month, some a microsecond apart.
+    await sql`UPDATE demande_intervention SET date_creation = (timestamp '2025-01-01' + (id % 9) * interval '1 month') AT TIME ZONE 'Europe/Paris'
+        + CASE id % 4 WHEN 0 THEN interval '0' WHEN 1 THEN interval '-1 microsecond' WHEN 2 THEN interval '3 days 5 hours' ELSE (id % 7) * interval '1 microsecond' END`.execute(
+      ctx.db,
+    );
   }, 120_000);
   afterAll(() => ctx?.close());
 
@@ -116,7 +124,8 @@ describe.each(TEST_DRIVERS)('request counts and the board by site (%s)', (driver
         const all = rows.map((r) => r.id);
         expect(all.length).toBeGreaterThan(2 * DEEP_PAGE_OFFSET);
         const lastPage = Math.floor((all.length - 1) / 20);
-        for (const page of [0, DEEP_PAGE_OFFSET / 20 - 1, DEEP_PAGE_OFFSET / 20 + 2, lastPage - 1, lastPage, lastPage + 1]) {
+        const middle = Math.floor(lastPage / 2);
+        for (const page of [0, DEEP_PAGE_OFFSET / 20 - 1, DEEP_PAGE_OFFSET / 20 + 2, middle - 2, middle - 1, middle, middle + 1, middle + 2, lastPage - 1, lastPage, lastPage + 1]) {
           const body = await get(`${HISTORY}?sort[name]=${name}&sort[direction]=${direction}&rowsPerPage=20&page=${page}`);
           expect(body.count).toBe(all.length);
           expect(body.demandesInterventions.map((d) => d.id), `${name} ${direction} page ${page}`).toEqual(all.slice(page * 20, page * 20 + 20));
@@ -151,6 +160,12 @@ describe.each(TEST_DRIVERS)('request counts and the board by site (%s)', (driver
     const board = await get(BOARD);
     const pending = await sql<{ n: number }>`SELECT count(*)::int AS n FROM demande_intervention WHERE statut_id IN (3, 4)`.execute(ctx.db);
     expect(board.count).toBe(pending.rows[0].n);
+    // The requests per Paris month of creation and stripe, as the deep pages of the history read them.
+    const kept = await sql<{ k: string }>`SELECT mois || ' ' || bande || ' ' || n AS k FROM demande_intervention_mois WHERE n <> 0 ORDER BY mois, bande`.execute(ctx.db);
+    const counted = await sql<{ k: string }>`SELECT m || ' ' || b || ' ' || n AS k FROM (
+        SELECT date_trunc('month', date_creation AT TIME ZONE 'Europe/Paris')::date AS m, site_id % 16 AS b, count(*)::int AS n
+          FROM demande_intervention GROUP BY 1, 2) x ORDER BY m, b`.execute(ctx.db);
+    expect(kept.rows.map((r) => r.k)).toEqual(counted.rows.map((r) => r.k));
   }
 
   it('counts what count(*) counts, after status changes, a change of action, edits, a rollback and deletions', async () => {
@@ -163,6 +178,10 @@ describe.each(TEST_DRIVERS)('request counts and the board by site (%s)', (driver
     // A change of programmed action, and an edit that changes no counted column.
     await sql`UPDATE demande_intervention SET type_action_programmee_id = 17 WHERE id = (SELECT max(id) FROM demande_intervention WHERE site_id = ${abri.id})`.execute(ctx.db);
     await sql`UPDATE demande_intervention SET date_programmee = now() WHERE site_id = ${abri.id}`.execute(ctx.db);
+    await expectCountsMatch();
+    // Creation dates moved across months (a data fix), one of them to the previous month by a microsecond.
+    await sql`UPDATE demande_intervention SET date_creation = date_creation + interval '40 days' WHERE site_id = ${e13.id}`.execute(ctx.db);
+    await sql`UPDATE demande_intervention SET date_creation = timestamptz '2025-03-31 23:59:59.999999+02' WHERE id = (SELECT max(id) FROM demande_intervention WHERE site_id = ${zz.id})`.execute(ctx.db);
     await expectCountsMatch();
     // A rolled-back change leaves the counts as they were.
     await ctx.db

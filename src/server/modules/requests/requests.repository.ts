@@ -143,6 +143,29 @@ export function createRequestsRepository(db: Db | Kysely<Database>) {
     return (await cardsQuery(ids).execute(db)).rows;
   }
 
+  /**
+   * Where a page `offset` requests into the whole history in creation order (newest first
+   * when `newestFirst`) starts: the number of requests in the Paris months wholly before it,
+   * and the condition that leaves those months out; null when the page starts in the first month.
+   * A month starts at its first instant in Paris, compared with the stored dates in SQL.
+   */
+  async function creationMonthStart(newestFirst: boolean, offset: number): Promise<{ skipped: number; condition: RawBuilder<SqlBool> } | null> {
+    const { rows } = await sql<{ mois: string; n: number }>`SELECT to_char(m.mois, 'YYYY-MM-DD') AS mois, sum(m.n)::int AS n
+        FROM demande_intervention_mois m GROUP BY m.mois HAVING sum(m.n) > 0 ORDER BY m.mois`.execute(db);
+    let skipped = 0;
+    let past: string | null = null;
+    for (const month of newestFirst ? rows.reverse() : rows) {
+      if (skipped + month.n > offset) break;
+      skipped += month.n;
+      past = month.mois;
+    }
+    if (past === null) return null;
+    const condition = newestFirst
+      ? sql<SqlBool>`d.date_creation < (CAST(${past} AS date)::timestamp AT TIME ZONE 'Europe/Paris')`
+      : sql<SqlBool>`d.date_creation >= ((CAST(${past} AS date) + interval '1 month')::timestamp AT TIME ZONE 'Europe/Paris')`;
+    return { skipped, condition };
+  }
+
   return {
     cards,
 
@@ -270,13 +293,24 @@ export function createRequestsRepository(db: Db | Kysely<Database>) {
         // page is full, forwards or backwards: the NOT NULL columns in both directions by one
         // index; the cancellation date, empty on most requests, keeps them last either way with
         // one index per direction.
+        let skipped = 0;
+        let walked = cond;
+        if (q.sort.name === 'dateCreation' && where.length === 0 && offset >= DEEP_PAGE_OFFSET) {
+          // A deep page of the whole history in creation order skips the Paris months wholly
+          // before it, by the monthly counts (migration 025), and walks at most one month.
+          const start = await creationMonthStart((q.sort.direction === 'desc') !== win.reversed, offset);
+          if (start) {
+            skipped = start.skipped;
+            walked = sql<SqlBool>`${cond} AND ${start.condition}`;
+          }
+        }
         const order = {
           dateCreation: sql`d.date_creation ${dir}, d.id ${dir}`,
           dateEcheance: sql`d.date_echeance ${dir}, d.id ${dir}`,
           statut: sql`d.statut_id ${dir}, d.id ${dir}`,
           dateAnnulation: sql`d.date_annulation ${dir} ${nulls}, d.id ${dir}`,
         }[q.sort.name];
-        paging = sql<{ id: number }>`SELECT d.id FROM demande_intervention d WHERE ${cond} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`.execute(db);
+        paging = sql<{ id: number }>`SELECT d.id FROM demande_intervention d WHERE ${walked} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset - skipped}`.execute(db);
       }
       const ids = paging.then((p) => (win.reversed ? p.rows.reverse() : p.rows).map((r) => r.id));
       // The page's cards are read while the count still runs.

@@ -4,7 +4,7 @@
 // succeed or fail together.
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/client.js';
-import { containsNormalized, ilikeUnaccent, pageOf, shortWordTerm, wordStartsIn, wordStartsNormalized } from '../../db/list.js';
+import { DEEP_PAGE_OFFSET, containsNormalized, ilikeUnaccent, pageFromNearestEnd, pageOf, shortWordTerm, wordStartsIn, wordStartsNormalized } from '../../db/list.js';
 import type { SiteListQuery, SiteSortField } from '../../../shared/schemas/sites.js';
 import type { ActiveSite } from '../../../shared/schemas/site-choice.js';
 import { addressKeys } from '../reference/streets-import.js';
@@ -160,9 +160,16 @@ function ordering(query: SortQuery) {
 export const siteListQueries = {
   count: (query: SortQuery) => sql<{ count: number }>`SELECT count(*)::int AS count FROM site s WHERE ${conditions(query.search, query.filter)}`,
 
-  page(query: SiteListQuery) {
-    const { limit, offset } = pageOf(query);
-    const { key, dir } = ordering(query);
+  /**
+   * A page of the list; `window` reads it from the other end (pageFromNearestEnd), its rows
+   * then in the reverse order. Every key is followed by the unique code in the same direction,
+   * and a NULL key comes last going up and first going down, so flipping the direction reads
+   * exactly the list backwards.
+   */
+  page(query: SiteListQuery, window: { limit: number; offset: number; reversed: boolean } = { ...pageOf(query), reversed: false }) {
+    const { limit, offset, reversed } = window;
+    const { key, desc } = ordering(query);
+    const dir = desc !== reversed ? sql`DESC` : sql`ASC`;
     return sql<SiteRecord>`SELECT ${COLUMNS} FROM site s WHERE ${conditions(query.search, query.filter)}
       ORDER BY ${key} ${dir}, s.code ${dir} LIMIT ${limit} OFFSET ${offset}`;
   },
@@ -180,6 +187,17 @@ export const siteListQueries = {
 export function createSitesRepository(db: Db) {
   return {
     async list(query: SiteListQuery): Promise<{ count: number; sites: SiteRecord[] }> {
+      const page = pageOf(query);
+      if (page.offset >= DEEP_PAGE_OFFSET) {
+        // A deep page: the count first (a programme's sites are a few thousand at most, each
+        // filter has its index), then the page from the nearer end. The last page of 2,000
+        // sites skips a few rows instead of walking every site before it.
+        const count = (await siteListQueries.count(query).execute(db)).rows[0].count;
+        const win = pageFromNearestEnd(page, count);
+        if (win.limit === 0) return { count, sites: [] };
+        const rows = (await siteListQueries.page(query, win).execute(db)).rows;
+        return { count, sites: win.reversed ? rows.reverse() : rows };
+      }
       const [countRes, rows] = await Promise.all([siteListQueries.count(query).execute(db), siteListQueries.page(query).execute(db)]);
       return { count: countRes.rows[0].count, sites: rows.rows };
     },

@@ -293,9 +293,14 @@ describe('outbox page', () => {
 
 describe('top bar on a phone', () => {
   it('shows icons and numbers, with the words as accessible names', async () => {
-    // The send the runner starts on mount never gets its answer: an answer would tell the
-    // connectivity store that the server is reachable again, racing the state set below.
-    api({ 'POST /api/admin/intervention/add': () => new Promise(() => {}) });
+    // The send the runner starts on mount gets no answer while the test looks at the bar: an
+    // answer would tell the connectivity store that the server is reachable again, racing the
+    // state set below. It fails at the end, so that no send is left holding the outbox for the
+    // next tests (their own sends would wait behind it).
+    let failSend!: (e: Error) => void;
+    const unanswered = new Promise<never>((_resolve, reject) => (failSend = reject));
+    unanswered.catch(() => undefined);
+    api({ 'POST /api/admin/intervention/add': () => unanswered });
     await queue();
     await queue({ state: 'failed', lastError: 'Refusée' });
     openFieldScreen('/admin/envois');
@@ -307,6 +312,9 @@ describe('top bar on a phone', () => {
     act(() => useConnectivityStore.setState({ serverUnreachable: true, cause: 'server' }));
     const status = within(screen.getByRole('banner')).getAllByRole('status')[0];
     expect(await within(status).findByText('Serveur indisponible')).toBeInTheDocument();
+    failSend(new TypeError('Failed to fetch'));
+    // Resolves once the send started on mount, if any, has let go of the outbox.
+    await act(() => drainNow('timer'));
   });
 });
 
