@@ -69,6 +69,8 @@ function list(
     as?: Persona;
     extraDesc?: string[];
     page2500?: boolean;
+    /** Page 2,500 in these orders too (each order walks its own index to its depth). */
+    page2500Sorts?: string[];
   },
 ) {
   const rpp = opts.rowsPerPage;
@@ -80,6 +82,7 @@ function list(
   for (const s of opts.searches ?? []) add({ name: `${group} search '${s}'`, as, path: (c) => q(base(c), { rowsPerPage: rpp, search: s }) });
   add({ name: `${group} last page`, as, lastPage: true, path: (c) => q(base(c), { rowsPerPage: rpp }) });
   if (opts.page2500) add({ name: `${group} page 2500 of 20`, as, path: (c) => q(base(c), { rowsPerPage: 20, page: 2500 }) });
+  for (const s of opts.page2500Sorts ?? []) add({ name: `${group} page 2500 of 20 sort ${s}`, as, path: (c) => q(base(c), { rowsPerPage: 20, page: 2500, sort: asc(s) }) });
 }
 
 // --- Session and reference --------------------------------------------------------------------
@@ -220,6 +223,7 @@ list('requests history', () => '/api/admin/demande/intervention/get/all/by/filte
     ['actionProgrammee 14', () => ({ actionProgrammee: 14 })],
   ],
   page2500: true,
+  page2500Sorts: ['actionProgrammee', 'dateEcheance', 'statut', 'dateAnnulation', 'site'],
 });
 
 // --- Statistics --------------------------------------------------------------------------------

@@ -52,6 +52,22 @@ describe.each(TEST_DRIVERS)('request counts and the board by site (%s)', (driver
       }));
       await ctx.db.insertInto('demande_intervention').values(rows).execute();
     }
+    // A second 'Abri' and an action whose label differs from 12's by case only: ties in the
+    // history's orders by site and by action, whose requests then follow each other by id.
+    const twin = await createEquippedSite(ctx.db, { nom: 'Abri' });
+    await sql`INSERT INTO type_action (id, libelle, valeur, value_kind) VALUES (99, 'APPORT DE BROYAT', false, 'none')`.execute(ctx.db);
+    await ctx.db
+      .insertInto('demande_intervention')
+      .values(
+        Array.from({ length: 40 }, (_, k) => ({
+          site_id: k % 2 ? twin.id : abri.id,
+          site_composteur_id: k % 2 ? twin.apport : abri.apport,
+          statut_id: k % 2 ? 5 : 6,
+          type_action_programmee_id: k % 3 === 0 ? 99 : 12,
+          date_echeance: new Date(Date.UTC(2026, 1, 1 + (k % 4))),
+        })),
+      )
+      .execute();
     // Creation dates over nine Paris months (in 2025, one of them across the change to summer
     // time): a quarter at the first instant of a month, a quarter one microsecond before it
     // (the month before), the rest tied inside the month, some a microsecond apart.
@@ -129,6 +145,33 @@ describe.each(TEST_DRIVERS)('request counts and the board by site (%s)', (driver
           const body = await get(`${HISTORY}?sort[name]=${name}&sort[direction]=${direction}&rowsPerPage=20&page=${page}`);
           expect(body.count).toBe(all.length);
           expect(body.demandesInterventions.map((d) => d.id), `${name} ${direction} page ${page}`).toEqual(all.slice(page * 20, page * 20 + 20));
+        }
+      }
+    }
+    // Deep pages of a filtered history, by site and by action: the labels' counts come from the
+    // counts table for that filter.
+    const zz = sites[1];
+    const filters: Record<string, number>[] = [{ site: zz.id }, { statut: 3 }, { actionProgrammee: 12 }, { site: zz.id, statut: 3, actionProgrammee: 12 }];
+    for (const f of filters) {
+      const query = Object.entries(f)
+        .map(([k, v]) => `&filter[${k}]=${v}`)
+        .join('');
+      for (const name of ['site', 'actionProgrammee']) {
+        for (const direction of ['asc', 'desc']) {
+          const { rows } = await sql<{ id: number }>`SELECT d.id FROM demande_intervention d JOIN site s ON s.id = d.site_id
+              JOIN type_action t ON t.id = d.type_action_programmee_id
+              WHERE (${f.site ?? null}::int IS NULL OR d.site_id = ${f.site ?? null}::int)
+                AND (${f.statut ?? null}::int IS NULL OR d.statut_id = ${f.statut ?? null}::int)
+                AND (${f.actionProgrammee ?? null}::int IS NULL OR d.type_action_programmee_id = ${f.actionProgrammee ?? null}::int)
+              ORDER BY ${sql.raw(orders[name].replaceAll('DIR', direction))}`.execute(ctx.db);
+          const all = rows.map((r) => r.id);
+          expect(all.length, JSON.stringify(f)).toBeGreaterThan(DEEP_PAGE_OFFSET + 40);
+          const lastPage = Math.floor((all.length - 1) / 20);
+          for (const page of [DEEP_PAGE_OFFSET / 20, DEEP_PAGE_OFFSET / 20 + 1, lastPage, lastPage + 1]) {
+            const body = await get(`${HISTORY}?sort[name]=${name}&sort[direction]=${direction}&rowsPerPage=20&page=${page}${query}`);
+            expect(body.count).toBe(all.length);
+            expect(body.demandesInterventions.map((d) => d.id), `${name} ${direction} ${query} page ${page}`).toEqual(all.slice(page * 20, page * 20 + 20));
+          }
         }
       }
     }

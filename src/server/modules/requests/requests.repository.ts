@@ -270,6 +270,43 @@ export function createRequestsRepository(db: Db | Kysely<Database>) {
       let paging: Promise<{ rows: { id: number }[] }>;
       if (limit === 0) {
         paging = Promise.resolve({ rows: [] });
+      } else if ((q.sort.name === 'site' || q.sort.name === 'actionProgrammee') && !q.search.trim() && offset >= DEEP_PAGE_OFFSET) {
+        // A deep page by site or by action: each label's number of requests from the counts
+        // table (one row per site and filter combination, migration 021) and the number before
+        // it in the list's order; only the labels the page overlaps are read, each by its
+        // (fk, id) index, instead of every request before the page. Sites or actions sharing a
+        // label form one group, their requests in id order, as in the list.
+        const s = f.statut ?? 0;
+        const onSite = f.site === undefined ? sql`true` : sql`c.site_id = ${f.site}`;
+        const counted =
+          q.sort.name === 'site'
+            ? sql`SELECT g.nom_tri AS k, c.site_id AS gid, c.n FROM demande_intervention_count c JOIN site g ON g.id = c.site_id
+                WHERE c.statut_id = ${s} AND c.type_action_programmee_id = ${f.actionProgrammee ?? 0} AND ${onSite} AND c.n > 0`
+            : sql`SELECT lower(g.libelle) AS k, c.type_action_programmee_id AS gid, c.n FROM demande_intervention_count c
+                JOIN type_action g ON g.id = c.type_action_programmee_id
+                WHERE c.statut_id = ${s} AND ${f.actionProgrammee === undefined ? sql`c.type_action_programmee_id <> 0` : sql`c.type_action_programmee_id = ${f.actionProgrammee}`}
+                  AND ${onSite} AND c.n > 0`;
+        const fk = q.sort.name === 'site' ? sql`d.site_id` : sql`d.type_action_programmee_id`;
+        const end = offset + limit;
+        // Within a group, the rows the page takes: those past the page's start, at most up to its
+        // end. A group of one site or action (nearly always) walks its (fk, id) index in order;
+        // only a group of several (a shared label) sorts its requests.
+        const skip = sql`greatest(${offset} - r.before, 0)`;
+        const take = sql`${end} - greatest(r.before, ${offset})`;
+        paging = sql<{ id: number }>`WITH o AS (
+              SELECT k, array_agg(DISTINCT gid) AS gids, sum(n)::int AS n FROM (${counted}) c GROUP BY k
+            ), r AS (
+              SELECT gids, n, (sum(n) OVER (ORDER BY k ${dir} ${nulls}) - n)::int AS before FROM o
+            )
+            SELECT x.id FROM r CROSS JOIN LATERAL (
+                (SELECT d.id FROM demande_intervention d WHERE cardinality(r.gids) = 1 AND ${fk} = r.gids[1] AND ${cond}
+                  ORDER BY d.id ${dir} OFFSET ${skip} LIMIT ${take})
+                UNION ALL
+                (SELECT d.id FROM demande_intervention d WHERE cardinality(r.gids) > 1 AND ${fk} = ANY(r.gids) AND ${cond}
+                  ORDER BY d.id ${dir} OFFSET ${skip} LIMIT ${take})
+              ) x
+             WHERE r.before < ${end} AND r.before + r.n > ${offset}
+             ORDER BY r.before, x.id ${dir} LIMIT ${limit}`.execute(db);
       } else if (q.sort.name === 'site' || q.sort.name === 'actionProgrammee') {
         // Group by group in label order (sites in natural order, from their name index, or
         // the programmed actions), each group's requests by id from its (fk, id) index
