@@ -2,6 +2,7 @@
 // default, and a fresh PostgreSQL database per test file when TEST_DATABASE_URL is set.
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
+import { expect } from 'vitest';
 import { openDatabase, openPostgres, type DatabaseHandle, type Db } from '../../src/server/db/client.js';
 import { migrate } from '../../src/server/db/migrate.js';
 import { createApp, type AppConfig } from '../../src/server/app.js';
@@ -135,4 +136,11 @@ export async function loggedAs(ctx: Awaited<ReturnType<typeof createTestApp>>, r
   const acc = await createAccount(ctx.db, { ...opts, roles });
   const cookie = await login(ctx.app, acc.login);
   return { ...acc, cookie };
+}
+
+/** GET `url` as the holder of `cookie`: the JSON body of a 200; anything else fails the test with the body. */
+export async function getJson<T>(app: Awaited<ReturnType<typeof createTestApp>>['app'], url: string, cookie: string): Promise<T> {
+  const res = await app.inject({ method: 'GET', url, headers: { cookie } });
+  expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
+  return res.json() as T;
 }

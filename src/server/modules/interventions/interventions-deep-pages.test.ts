@@ -3,7 +3,7 @@
 // from the top gives at that place, and a page past the end must be empty.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { TEST_DRIVERS, createAccount, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
+import { TEST_DRIVERS, createAccount, createTestApp, getJson, loggedAs } from '../../../../tests/helpers/test-app.js';
 import { DEEP_PAGE_OFFSET } from '../../db/list.js';
 import { createEquippedSite } from '../field-entry/test-factories.js';
 import { createInterventionsAdminRepository } from './interventions-admin.repository.js';
@@ -47,9 +47,7 @@ describe.each(TEST_DRIVERS)('interventions lists, deep pages (%s)', (driver) => 
 
   /** The ids of a page through the API. */
   async function page(query: string) {
-    const res = await ctx.app.inject({ method: 'GET', url: `${LIST}?${query}`, headers: { cookie } });
-    expect(res.statusCode, res.body).toBe(200);
-    const body = res.json() as { count: number; interventions: { id: number }[] };
+    const body = await getJson<{ count: number; interventions: { id: number }[] }>(ctx.app, `${LIST}?${query}`, cookie);
     return { count: body.count, ids: body.interventions.map((r) => r.id) };
   }
 

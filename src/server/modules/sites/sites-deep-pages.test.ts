@@ -3,7 +3,7 @@
 // that place (ties on every key, empty and NULL keys included), and a page past the end is empty.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { TEST_DRIVERS, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
+import { TEST_DRIVERS, createTestApp, getJson, loggedAs } from '../../../../tests/helpers/test-app.js';
 import { DEEP_PAGE_OFFSET } from '../../db/list.js';
 import { SITE_SORT_FIELDS, siteListQuerySchema } from '../../../shared/schemas/sites.js';
 import { siteListQueries } from './sites.repository.js';
@@ -33,9 +33,7 @@ describe.each(TEST_DRIVERS)('sites list, deep pages (%s)', (driver) => {
   afterAll(() => ctx?.close());
 
   async function page(query: string) {
-    const res = await ctx.app.inject({ method: 'GET', url: `${LIST}?${query}`, headers: { cookie } });
-    expect(res.statusCode, res.body).toBe(200);
-    const body = res.json() as { count: number; sites: { code: string }[] };
+    const body = await getJson<{ count: number; sites: { code: string }[] }>(ctx.app, `${LIST}?${query}`, cookie);
     return { count: body.count, codes: body.sites.map((s) => s.code) };
   }
 

@@ -3,7 +3,7 @@
 // (same date, same organisation, no phone, no type) included, and a page past the end is empty.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { TEST_DRIVERS, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
+import { TEST_DRIVERS, createTestApp, getJson, loggedAs } from '../../../../tests/helpers/test-app.js';
 import { DEEP_PAGE_OFFSET } from '../../db/list.js';
 
 const LIST = '/api/admin/user/get/list/by/filters';
@@ -27,9 +27,7 @@ describe.each(TEST_DRIVERS)('users list, deep pages (%s)', (driver) => {
   afterAll(() => ctx?.close());
 
   async function page(query: string) {
-    const res = await ctx.app.inject({ method: 'GET', url: `${LIST}?${query}`, headers: { cookie } });
-    expect(res.statusCode, res.body).toBe(200);
-    const body = res.json() as { count: number; users: { id: number }[] };
+    const body = await getJson<{ count: number; users: { id: number }[] }>(ctx.app, `${LIST}?${query}`, cookie);
     return { count: body.count, ids: body.users.map((u) => u.id) };
   }
 
