@@ -5,9 +5,6 @@
 // PostgreSQL pool (postgres-pool.ts), its LISTEN connection (notifications.ts) and PGlite
 // (pglite.ts) live in files of their own.
 import path from 'node:path';
-import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
-import type { AuthChangeFeed } from './auth-changes.js';
 import type { DbLogger } from './postgres-connection.js';
 import { DEFAULT_STATEMENT_TIMEOUT_MS, openPostgres } from './postgres-pool.js';
 import { openPGlite } from './pglite.js';
@@ -26,15 +23,7 @@ export {
 export { LISTEN_HEARTBEAT_MS, LISTEN_RETRY_MS } from './notifications.js';
 export { DatabaseLockedError, openPGlite } from './pglite.js';
 
-export type Db = Kysely<Database>;
-
-export interface DatabaseHandle {
-  db: Db;
-  kind: 'pglite' | 'postgres';
-  /** Changes to sessions, accounts and roles, made by this process or (PostgreSQL) another one. */
-  changes: AuthChangeFeed;
-  close(): Promise<void>;
-}
+export type { Db, DatabaseHandle } from './handle.js';
 
 /**
  * The server's database: PostgreSQL when databaseUrl is set (each statement limited to

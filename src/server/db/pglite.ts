@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely } from 'kysely';
 import type { Database } from './schema.js';
-import type { DatabaseHandle } from './client.js';
+import type { DatabaseHandle } from './handle.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { AuthChanges, ConnectionWatcher } from './auth-changes.js';
 import { createPGlite } from './pglite-engine.js';

@@ -4,7 +4,7 @@
 import { Kysely, PostgresDialect, sql, type LogConfig, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
-import type { DatabaseHandle, Db } from './client.js';
+import type { DatabaseHandle, Db } from './handle.js';
 import { DatabaseNoAnswerError, isDatabaseUnavailable } from '../errors.js';
 import { ConnectionWatcher } from './auth-changes.js';
 import { authListener } from './notifications.js';
