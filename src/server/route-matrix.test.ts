@@ -152,6 +152,8 @@ const MATRIX: Record<string, Row> = {
   'GET /api/admin/signalement/get/list': row(['referent', 'ROLE_ADMIN']),
   'PUT /api/admin/signalement/transformer/:id': row(['referent', 'ROLE_ADMIN']),
   'PUT /api/admin/signalement/classer/:id': row(['referent', 'ROLE_ADMIN']),
+  'PUT /api/admin/signalement/classer': row(['referent', 'ROLE_ADMIN']),
+  'PUT /api/admin/signalement/fusionner': row(['referent', 'ROLE_ADMIN']),
   'GET /api/open/sites.geojson': row(EVERYONE),
   'GET /api/open/sites.csv': row(EVERYONE),
   // Site follow-up alerts and the yearly report.

@@ -1,4 +1,4 @@
-// Kysely table types of the public-sites tables, mirroring their migration (018); schema.ts
+// Kysely table types of the public-sites tables, mirroring their migrations (018, 026); schema.ts
 // extends Database with them. The site table's own new columns are declared in schema.ts.
 import type { ColumnType, Generated } from 'kysely';
 
@@ -23,8 +23,6 @@ export interface PublicSitesTables {
     site_id: number;
     categorie: SignalementCategorie;
     texte: string;
-    /** Only to answer the reporter; erased when the report is handled. */
-    email: string | null;
     reponse_demandee: boolean;
     created_at: DefaultTimestamp;
     statut: Generated<SignalementStatut>;
@@ -32,5 +30,15 @@ export interface PublicSitesTables {
     traite_par_id: number | null;
     motif: string | null;
     demande_intervention_id: number | null;
+    /** How many times this text was sent (identical reports, and reports merged into it). */
+    occurrences: Generated<number>;
+    /** Shown on the board from this time on: a site flooded past its daily cap waits its turn. */
+    visible_le: DefaultTimestamp;
+    fusionne_dans_id: number | null;
+  };
+  /** Reporters' addresses, only to answer them; deleted when the report is handled (026). */
+  signalement_public_contact: {
+    signalement_id: number;
+    email: string;
   };
 }

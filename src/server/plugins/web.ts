@@ -25,11 +25,15 @@ const NOT_FOUND_PAGE = `<!doctype html>
 
 const escapeHtml = (v: string) => v.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** The page with the site's data inlined (as JSON no script runs: `<` escaped) and its name as title. */
+/**
+ * The page with the site's data inlined (as JSON no script runs: `<` escaped) and its name as
+ * title. The inserts come from functions: a replacement string would read `$'` or `$&` in a
+ * site's texts as patterns and paste parts of the page instead.
+ */
 export function publicSitePage(template: string, data: { code: string; nom: string | null; appName?: string }, json: string): string {
   const title = `${data.nom || `Site de compostage ${data.code}`}${data.appName ? ` – ${data.appName}` : ''}`;
   const inline = `<script id="public-site-data" type="application/json">${json.replace(/</g, '\\u003c')}</script>`;
-  return template.replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`).replace('</head>', `${inline}</head>`);
+  return template.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`).replace('</head>', () => `${inline}</head>`);
 }
 
 export default fp<{ root: string }>(async (app, opts) => {

@@ -47,7 +47,7 @@ describe.each(TEST_DRIVERS)('open data (%s)', (driver) => {
     requested = await createSite(ctx.db, { statut: 2, nom: 'Demandé' });
     retired = await createSite(ctx.db, { nom: 'Retiré' });
     await createCell(ctx.db, retired.id, 1, 1, { actif: false });
-  }, 60_000);
+  }, 120_000);
   afterAll(() => ctx.close());
 
   it('gives a GeoJSON FeatureCollection of the active published sites, [longitude, latitude] within range', async () => {
@@ -142,5 +142,17 @@ describe.each(TEST_DRIVERS)('open data (%s)', (driver) => {
     await ctx.db.updateTable('site').set({ open_data: false }).where('id', '=', s.id).execute();
     expect(await codes()).not.toContain(s.code);
     expect((await ctx.app.inject({ method: 'GET', url: '/api/open/sites.csv' })).body).not.toContain(s.code);
+  });
+
+  it('writes values that start like a spreadsheet formula verbatim in the CSV: machines read it', async () => {
+    const formula = await createEquippedSite(ctx.db, { nom: '=HYPERLINK("x")' });
+    const minus = await createEquippedSite(ctx.db, { nom: '-Jardin du Bas' });
+    await ctx.db.updateTable('site').set({ horaires: '+33 le soir', adresse: '@rue' }).where('id', '=', minus.id).execute();
+    const lines = (await ctx.app.inject({ method: 'GET', url: '/api/open/sites.csv' })).body.split('\r\n');
+    expect(lines.find((l) => l.includes(`,${formula.code},`))).toContain(',Site de compostage partagé,"=HYPERLINK(""x"")",');
+    const row = lines.find((l) => l.includes(`,${minus.code},`))!;
+    expect(row).toContain(',Site de compostage partagé,-Jardin du Bas,');
+    expect(row).toContain(',@rue,');
+    expect(row.endsWith(',+33 le soir')).toBe(true);
   });
 });

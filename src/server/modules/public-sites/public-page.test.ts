@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_CONFIG, openTestDatabase } from '../../../../tests/helpers/test-app.js';
+import { TEST_CONFIG, TEST_DRIVERS, openTestDatabase } from '../../../../tests/helpers/test-app.js';
 import { createApp } from '../../app.js';
 import { createMemoryMailer } from '../../mailer.js';
 import { seedCities } from '../../db/seed.js';
@@ -21,7 +21,7 @@ const TEMPLATE = `<!doctype html>
 </html>
 `;
 
-describe('the public page as the server serves it', () => {
+describe.each(TEST_DRIVERS)('the public page as the server serves it (%s)', (driver) => {
   let handle: Awaited<ReturnType<typeof openTestDatabase>>;
   const dirs: string[] = [];
   const apps: Awaited<ReturnType<typeof createApp>>[] = [];
@@ -40,9 +40,9 @@ describe('the public page as the server serves it', () => {
   }
 
   beforeAll(async () => {
-    handle = await openTestDatabase('pglite');
+    handle = await openTestDatabase(driver);
     await seedCities(handle.db, '242900314');
-  });
+  }, 120_000);
   afterAll(async () => {
     for (const app of apps) await app.close();
     await handle.close();
@@ -65,6 +65,27 @@ describe('the public page as the server serves it', () => {
     const data = JSON.parse(inline![1]);
     expect(data).toMatchObject({ code: site.code, nom: 'Jardin <des> Capucins', consignes: '</script><script>alert(1)</script>' });
     expect(res.body).toContain('<script type="module" crossorigin src="/assets/public-site-abc.js"></script>');
+  });
+
+  it('keeps $ patterns and </script> of every site text intact, in the title and in the data', async () => {
+    const app = await appWith({ 'index.html': '<!doctype html><title>App</title>', [PUBLIC_SITE_HTML]: TEMPLATE });
+    const site = await createEquippedSite(handle.db);
+    // Each of these means something to String.replace: after, before, the match, group 1.
+    const tricky = (field: string) => `${field} $' $\` $& $$ $1 </script><b>x</b>`;
+    const texts = { nom: tricky('Nom'), horaires: tricky('Horaires'), consignes: tricky('Consignes'), adresse: tricky('Adresse'), numero: tricky('N'), ville: tricky('Ville'), cp: tricky('CP') };
+    await handle.db.updateTable('site').set(texts).where('id', '=', site.id).execute();
+    const api = (await app.inject({ method: 'GET', url: `/api/public/site/${site.code}` })).json();
+    expect(api).toMatchObject(texts);
+    const res = await app.inject({ method: 'GET', url: `/s/${site.code}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain("<title>Nom $&#39; $` $&amp; $$ $1 &lt;/script&gt;&lt;b&gt;x&lt;/b&gt; – Compost test</title>");
+    // The template around the inserts is there once, untouched.
+    expect(res.body.match(/<title>/g)).toHaveLength(1);
+    expect(res.body.match(/<\/head>/g)).toHaveLength(1);
+    expect(res.body).toContain('<script type="module" crossorigin src="/assets/public-site-abc.js"></script>');
+    const inline = /<script id="public-site-data" type="application\/json">(.*?)<\/script><\/head>/s.exec(res.body);
+    expect(inline).not.toBeNull();
+    expect(JSON.parse(inline![1])).toEqual(api);
   });
 
   it('answers a site that is not public, or no site at all, with a plain 404 page', async () => {

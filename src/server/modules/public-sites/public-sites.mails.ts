@@ -33,6 +33,8 @@ export function reportHandledMail(m: ReportHandledMail): Mail {
   ];
   return {
     to: m.to,
+    // The reporter was promised erasure: no copy of this message is kept.
+    erase: true,
     subject: REPORT_HANDLED_SUBJECT,
     text: `${paragraphs.join('\n\n')}\n`,
     html: `<!doctype html>\n<html lang="fr"><body>\n${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}\n</body></html>\n`,

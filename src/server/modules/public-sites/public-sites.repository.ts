@@ -1,13 +1,17 @@
 // SQL of the public side of the sites: the public page of a site, the anonymous reports and
 // their handling, and the rows of the open-data files. A site is public when it is active
 // (status 1) and has at least one active cell: a requested site, or one whose bins were all
-// retired, answers as unknown.
+// retired, answers as unknown. The columns and table of migration 026 (occurrences, visible_le,
+// fusionne_dans_id, signalement_public_contact) are written in SQL.
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../db/client.js';
 import type { SignalementCategorie, SignalementStatut } from '../../db/schema-public-sites.js';
-import { pageOf } from '../../db/list.js';
-import type { SignalementListQuery } from '../../../shared/schemas/sites.js';
+import { intArray, pageOf } from '../../db/list.js';
+import type { SignalementListQuery } from '../../../shared/schemas/public-sites.js';
 import { ACTION, SITE_STATUT, STATUT_EN_ATTENTE } from '../../../shared/domain.js';
+
+/** Key of the per-site advisory locks of the reports (with the site's id as second key). */
+const REPORT_LOCK = 5_190_026;
 
 const isPublic = sql<SqlBool>`s.statut_id = ${sql.lit(SITE_STATUT.actif)} AND s.nb_composteurs > 0`;
 
@@ -87,18 +91,36 @@ export function createPublicSitesRepository(db: Db) {
       return rows[0];
     },
 
-    insertReport: async (r: { siteId: number; categorie: SignalementCategorie; texte: string; email: string | null }) =>
+    /** Reports on one site are written one at a time: the identical text and the next free place are read exact. */
+    lockSiteReports: async (siteId: number) => {
+      await sql`SELECT pg_advisory_xact_lock(${sql.lit(REPORT_LOCK)}, ${siteId})`.execute(db);
+    },
+
+    openIdentical: async (siteId: number, texte: string) =>
+      (await sql<{ id: number }>`SELECT id FROM signalement_public WHERE site_id = ${siteId} AND statut = 'nouveau' AND texte = ${texte} ORDER BY id LIMIT 1`.execute(db)).rows[0]?.id,
+
+    countAgain: (id: number, withEmail: boolean) =>
+      sql`UPDATE signalement_public SET occurrences = occurrences + 1, reponse_demandee = reponse_demandee OR ${withEmail} WHERE id = ${id}`.execute(db),
+
+    /**
+     * A new report, on the board now, or once the site's latest `perDay` entries are a day old:
+     * any 24 hours then show at most `perDay` new reports of a site, and none is refused.
+     */
+    insertReport: async (r: { siteId: number; categorie: SignalementCategorie; texte: string; withEmail: boolean; perDay: number }) =>
       (
-        await db
-          .insertInto('signalement_public')
-          .values({ site_id: r.siteId, categorie: r.categorie, texte: r.texte, email: r.email, reponse_demandee: r.email !== null })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id,
+        await sql<{ id: number; visible_le: Date }>`INSERT INTO signalement_public (site_id, categorie, texte, reponse_demandee, visible_le)
+          VALUES (${r.siteId}, ${r.categorie}, ${r.texte}, ${r.withEmail}, greatest(now(),
+            (SELECT visible_le FROM signalement_public WHERE site_id = ${r.siteId} ORDER BY visible_le DESC LIMIT 1 OFFSET ${r.perDay - 1}) + interval '24 hours'))
+          RETURNING id, visible_le`.execute(db)
+      ).rows[0],
+
+    addContact: (id: number, email: string) =>
+      sql`INSERT INTO signalement_public_contact (signalement_id, email) VALUES (${id}, ${email}) ON CONFLICT DO NOTHING`.execute(db),
 
     async reports(q: SignalementListQuery, scope: ReportScope) {
       let filtered = db.selectFrom('signalement_public as r');
-      if (q.filter.statut === 'nouveau') filtered = filtered.where('r.statut', '=', 'nouveau');
+      // A new report waiting for its place (visible_le) is not on the board yet.
+      if (q.filter.statut === 'nouveau') filtered = filtered.where('r.statut', '=', 'nouveau').where(sql<SqlBool>`r.visible_le <= now()`);
       if (q.filter.statut === 'traite') filtered = filtered.where('r.statut', 'in', ['transforme', 'classe']);
       if (q.filter.site !== undefined) filtered = filtered.where('r.site_id', '=', q.filter.site);
       if (scope.referentId !== null) {
@@ -130,6 +152,8 @@ export function createPublicSitesRepository(db: Db) {
           'r.demande_intervention_id as idDemande',
           'ta.libelle as actionProgrammee',
           'd.date_echeance as dateEcheance',
+          sql<number>`r.occurrences`.as('occurrences'),
+          sql<number | null>`r.fusionne_dans_id`.as('fusionneDans'),
         ]);
       page =
         q.sort.name === 'site'
@@ -138,15 +162,16 @@ export function createPublicSitesRepository(db: Db) {
       return { count, rows: await page.limit(limit).offset(offset).execute() };
     },
 
-    /** The report, locked until the transaction ends: two people handling it are served in turn. */
-    lockReport: (id: number) =>
+    /** The reports, locked until the transaction ends (in id order: two bulk actions cannot deadlock). */
+    lockReports: (ids: readonly number[]) =>
       db
         .selectFrom('signalement_public as r')
         .innerJoin('site as s', 's.id', 'r.site_id')
-        .where('r.id', '=', id)
-        .select(['r.id', 'r.site_id as siteId', 'r.statut', 'r.email', 'r.created_at as date', 's.code', 's.nom'])
+        .where(sql<SqlBool>`r.id = ANY(${intArray(ids)})`)
+        .select(['r.id', 'r.site_id as siteId', 'r.statut', 'r.created_at as date', 's.code', 's.nom', sql<number>`r.occurrences`.as('occurrences')])
+        .orderBy('r.id')
         .forUpdate('r')
-        .executeTakeFirst(),
+        .execute(),
 
     isReferent: async (accountId: number, siteId: number) =>
       !!(await db.selectFrom('site_referent').where('account_id', '=', accountId).where('site_id', '=', siteId).select('site_id').executeTakeFirst()),
@@ -188,13 +213,26 @@ export function createPublicSitesRepository(db: Db) {
           .executeTakeFirstOrThrow()
       ).id,
 
-    /** Handled: who and when, the reason or the request, and the reporter's address forgotten. */
-    markHandled: (id: number, h: { statut: Exclude<SignalementStatut, 'nouveau'>; accountId: number; motif: string | null; demandeId: number | null }) =>
-      db
-        .updateTable('signalement_public')
-        .set({ statut: h.statut, traite_le: sql<Date>`now()`, traite_par_id: h.accountId, motif: h.motif, demande_intervention_id: h.demandeId, email: null })
-        .where('id', '=', id)
-        .execute(),
+    /** Handled: who and when, the reason or the request. */
+    markHandled: (ids: readonly number[], h: { statut: Exclude<SignalementStatut, 'nouveau'>; accountId: number; motif: string | null; demandeId: number | null; fusionneDans?: number }) =>
+      sql`UPDATE signalement_public SET statut = ${h.statut}, traite_le = now(), traite_par_id = ${h.accountId}, motif = ${h.motif},
+          demande_intervention_id = ${h.demandeId}, fusionne_dans_id = ${h.fusionneDans ?? null}
+        WHERE id = ANY(${intArray(ids)})`.execute(db),
+
+    /** The reporters' addresses of these reports, forgotten as they are read (for the one answer each). */
+    takeContacts: async (ids: readonly number[]) =>
+      (await sql<{ id: number; email: string }>`DELETE FROM signalement_public_contact WHERE signalement_id = ANY(${intArray(ids)})
+        RETURNING signalement_id AS id, email`.execute(db)).rows,
+
+    /** Merged reports count into the kept one, and their reporters wait for its answer. */
+    foldInto: async (keptId: number, ids: readonly number[], occurrences: number) => {
+      await sql`INSERT INTO signalement_public_contact (signalement_id, email)
+        SELECT ${keptId}, email FROM signalement_public_contact WHERE signalement_id = ANY(${intArray(ids)}) ON CONFLICT DO NOTHING`.execute(db);
+      await sql`DELETE FROM signalement_public_contact WHERE signalement_id = ANY(${intArray(ids)})`.execute(db);
+      await sql`UPDATE signalement_public SET occurrences = occurrences + ${occurrences},
+          reponse_demandee = EXISTS (SELECT 1 FROM signalement_public_contact WHERE signalement_id = ${keptId})
+        WHERE id = ${keptId}`.execute(db);
+    },
 
     /** Active, published sites, by code (the open-data files). */
     async openDataSites(): Promise<OpenDataRecord[]> {

@@ -8,16 +8,21 @@ import { errorBodySchema } from '../../../shared/errors.js';
 import { idParamsSchema } from '../../../shared/schemas/common.js';
 import {
   SIGNALEMENT_MESSAGES,
+  bulkClosedMessage,
+  bulkMergedMessage,
   publicSiteParamsSchema,
   publicSiteSchema,
+  signalementClasserLotSchema,
   signalementClasserSchema,
+  signalementFusionnerSchema,
   signalementHandledSchema,
   signalementInputSchema,
   signalementListQuerySchema,
   signalementListSchema,
+  signalementLotSchema,
   signalementSentSchema,
   signalementTransformSchema,
-} from '../../../shared/schemas/sites.js';
+} from '../../../shared/schemas/public-sites.js';
 import { createPublicSitesService } from './public-sites.service.js';
 import openDataRoutes from './open-data.routes.js';
 
@@ -59,10 +64,21 @@ export default async function publicSitesRoutes(fastify: FastifyInstance, deps: 
     '/admin/signalement/classer/:id',
     { onRequest: handle, schema: { params: idParamsSchema, body: signalementClasserSchema, response: { 200: signalementHandledSchema, ...refusals } } },
     async (request) => {
-      await service.file(request.user!, request.params.id, request.body.motif);
+      await service.file(request.user!, [request.params.id], request.body.motif);
       return { status: 'success' as const, message: SIGNALEMENT_MESSAGES.filed, idDemande: null };
     },
   );
+
+  const lot = { 200: signalementLotSchema, ...refusals };
+  app.put('/admin/signalement/classer', { onRequest: handle, schema: { body: signalementClasserLotSchema, response: lot } }, async (request) => {
+    const count = await service.file(request.user!, request.body.ids, request.body.motif);
+    return { status: 'success' as const, message: bulkClosedMessage(count), count };
+  });
+
+  app.put('/admin/signalement/fusionner', { onRequest: handle, schema: { body: signalementFusionnerSchema, response: lot } }, async (request) => {
+    const count = await service.merge(request.user!, request.body.idConserve, request.body.ids);
+    return { status: 'success' as const, message: bulkMergedMessage(count, request.body.idConserve), count };
+  });
 
   await app.register(openDataRoutes, deps);
 }

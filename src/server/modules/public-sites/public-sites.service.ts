@@ -1,12 +1,17 @@
 // Rules of the public side of the sites.
 // - The public page says nothing about a person: the site's own public texts, dates and levels
 //   of the latest interventions, and the programme's contact line.
-// - Reports: at most 5 an hour from one client address and 50 a day on one site, counted in
-//   the database (every server process shares them); a robot that fills the hidden field gets
-//   the usual answer and nothing is stored.
+// - Reports: the sender comes first, at most 5 an hour from one client address (an IPv6 line
+//   counts as its /64), counted in the database (every server process shares them); an attempt
+//   refused for another reason (unknown site, a failure) is given back. A site is never closed
+//   to a new sender: past 50 new reports in 24 hours, a report waits for its place on the board
+//   instead. The same text again on a site counts into its open report (one row, a counter). A
+//   robot that fills the hidden field gets the usual answer and nothing is stored.
 // - ROLE_ADMIN handles every report, a referent those of their own sites (another site's report
-//   is unknown to them). Handling is one transaction on the locked report; the reporter's
-//   e-mail is erased with it, and the one answer leaves after the commit.
+//   is unknown to them). Handling, one report or several at once, is one transaction on the
+//   locked reports, all or nothing; the reporters' addresses are erased with it, and each gets
+//   its one answer after the commit (the mailer keeps no copy). Merged reports hand their
+//   reporters to the report kept, who are answered when it is handled.
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import type { CurrentUser } from '../../plugins/auth.js';
@@ -23,7 +28,7 @@ import {
   type SignalementList,
   type SignalementListQuery,
   type SignalementTransform,
-} from '../../../shared/schemas/sites.js';
+} from '../../../shared/schemas/public-sites.js';
 import type { SignalementCategorie } from '../../db/schema-public-sites.js';
 import { createPublicSitesRepository, type PublicSitesRepository } from './public-sites.repository.js';
 import { reportHandledMail, type ReportHandledMail } from './public-sites.mails.js';
@@ -32,7 +37,8 @@ const HOUR = 3600_000;
 
 export const REPORT_LIMITS = {
   perAddress: { max: 5, windowMs: HOUR },
-  perSite: { max: 50, windowMs: 24 * HOUR },
+  /** New reports a site shows in any 24 hours; the next ones wait for their place. */
+  perSiteDay: 50,
 } as const;
 
 /** How far ahead a request made from a report may fall due. */
@@ -58,33 +64,48 @@ export interface ReportInput {
   categorie: SignalementCategorie;
   texte: string;
   email: string | null;
-  siteWeb?: string;
+  /** Undeclared keys come through too: the hidden field among them. */
+  [key: string]: unknown;
 }
+
+type Locked = Awaited<ReturnType<PublicSitesRepository['lockReports']>>[number];
 
 export function createPublicSitesService(deps: AppDeps & { now?: () => number }, log: FastifyBaseLogger) {
   const repo = createPublicSitesRepository(deps.db);
   const perAddress = createDbLimiter(deps.db, { kind: 'signalement-address', ...REPORT_LIMITS.perAddress, now: deps.now });
-  const perSite = createDbLimiter(deps.db, { kind: 'signalement-site', ...REPORT_LIMITS.perSite, now: deps.now });
 
   function inTransaction<T>(fn: (tx: PublicSitesRepository) => Promise<T>): Promise<T> {
     return deps.db.transaction().execute((trx) => fn(createPublicSitesRepository(trx)));
   }
 
-  /** A report this user may handle, locked; unknown (404) when it is another site's. */
-  async function lockFor(tx: PublicSitesRepository, user: CurrentUser, id: number) {
-    const report = await tx.lockReport(id);
-    if (!report) throw new NotFoundError(SIGNALEMENT_MESSAGES.notFound);
-    if (!user.roles.includes('ROLE_ADMIN') && !(await tx.isReferent(user.id, report.siteId))) throw new NotFoundError(SIGNALEMENT_MESSAGES.notFound);
-    if (report.statut !== 'nouveau') throw new ConflictError(SIGNALEMENT_MESSAGES.alreadyHandled);
-    return report;
+  /** Reports this user may handle, locked and all new; unknown (404) when one is another site's. */
+  async function lockFor(tx: PublicSitesRepository, user: CurrentUser, ids: readonly number[]): Promise<Locked[]> {
+    const reports = await tx.lockReports(ids);
+    if (reports.length !== ids.length) throw new NotFoundError(SIGNALEMENT_MESSAGES.notFound);
+    if (!user.roles.includes('ROLE_ADMIN')) {
+      for (const siteId of new Set(reports.map((r) => r.siteId))) if (!(await tx.isReferent(user.id, siteId))) throw new NotFoundError(SIGNALEMENT_MESSAGES.notFound);
+    }
+    if (reports.some((r) => r.statut !== 'nouveau')) throw new ConflictError(SIGNALEMENT_MESSAGES.alreadyHandled);
+    return reports;
+  }
+
+  /** Handled reports: their reporters' addresses, erased now, and what each answer says. */
+  async function answersFor(tx: PublicSitesRepository, reports: Locked[], outcome: ReportHandledMail['outcome']): Promise<ReportHandledMail[]> {
+    const byId = new Map(reports.map((r) => [r.id, r]));
+    return (await tx.takeContacts(reports.map((r) => r.id))).map(({ id, email }) => {
+      const r = byId.get(id)!;
+      return { appName: deps.config.APP_NAME, contact: deps.config.APP_CONTACT, to: email, site: r.nom || r.code, reportedAt: new Date(r.date), outcome };
+    });
   }
 
   /** Sent after the commit; a failure is logged (without the address) and the handling stands. */
-  async function answer(mail: ReportHandledMail) {
-    try {
-      await deps.mailer.send(reportHandledMail(mail));
-    } catch (err) {
-      log.warn({ err }, 'Réponse au signalement non envoyée');
+  async function answer(mails: ReportHandledMail[]) {
+    for (const mail of mails) {
+      try {
+        await deps.mailer.send(reportHandledMail(mail));
+      } catch (err) {
+        log.warn({ err }, 'Réponse au signalement non envoyée');
+      }
     }
   }
 
@@ -120,12 +141,23 @@ export function createPublicSitesService(deps: AppDeps & { now?: () => number },
     },
 
     async report(code: string, input: ReportInput, ip: string): Promise<void> {
-      await hitOr(perAddress, addressKey(ip), SIGNALEMENT_MESSAGES.perAddress);
-      const site = await repo.publicSite(code.toUpperCase());
-      if (!site) throw new NotFoundError(SIGNALEMENT_MESSAGES.siteNotFound);
-      if (input.siteWeb) return;
-      await hitOr(perSite, `site:${site.id}`, SIGNALEMENT_MESSAGES.perSite);
-      await repo.insertReport({ siteId: site.id, categorie: input.categorie, texte: input.texte, email: input.email });
+      const sender = addressKey(ip);
+      await hitOr(perAddress, sender, SIGNALEMENT_MESSAGES.perAddress);
+      try {
+        const site = await repo.publicSite(code.toUpperCase());
+        if (!site) throw new NotFoundError(SIGNALEMENT_MESSAGES.siteNotFound);
+        if (input.siteWeb) return;
+        await inTransaction(async (tx) => {
+          await tx.lockSiteReports(site.id);
+          const open = await tx.openIdentical(site.id, input.texte);
+          const id = open ?? (await tx.insertReport({ siteId: site.id, categorie: input.categorie, texte: input.texte, withEmail: input.email !== null, perDay: REPORT_LIMITS.perSiteDay })).id;
+          if (open) await tx.countAgain(open, input.email !== null);
+          if (input.email) await tx.addContact(id, input.email);
+        });
+      } catch (e) {
+        await perAddress.refund(sender);
+        throw e;
+      }
     },
 
     async list(user: CurrentUser, query: SignalementListQuery): Promise<SignalementList> {
@@ -150,6 +182,8 @@ export function createPublicSitesService(deps: AppDeps & { now?: () => number },
           idDemande: r.idDemande,
           actionProgrammee: r.actionProgrammee,
           dateEcheance: iso(r.dateEcheance),
+          occurrences: r.occurrences,
+          fusionneDans: r.fusionneDans,
         })),
       };
     },
@@ -157,7 +191,7 @@ export function createPublicSitesService(deps: AppDeps & { now?: () => number },
     /** A normal pending request on a cell of the report's site, linked to the report. */
     async transform(user: CurrentUser, id: number, input: SignalementTransform): Promise<number> {
       const done = await inTransaction(async (tx) => {
-        const report = await lockFor(tx, user, id);
+        const [report] = await lockFor(tx, user, [id]);
         const errors: FieldError[] = [];
         const action = await tx.actionLabel(input.actionProgrammee);
         if (!action) errors.push({ key: 'actionProgrammee', error: SIGNALEMENT_MESSAGES.actionUnknown });
@@ -170,39 +204,35 @@ export function createPublicSitesService(deps: AppDeps & { now?: () => number },
         if (input.dateEcheance < today || input.dateEcheance > addDays(today, DUE_DAYS_MAX)) errors.push({ key: 'dateEcheance', error: SIGNALEMENT_MESSAGES.dateRange });
         if (errors.length > 0) throw new ValidationError(errors);
         const demandeId = await tx.insertRequest({ siteId: report.siteId, cellId: input.composteur, action: input.actionProgrammee, day: input.dateEcheance });
-        await tx.markHandled(id, { statut: 'transforme', accountId: user.id, motif: null, demandeId });
-        return { report, demandeId, action: action! };
+        await tx.markHandled([id], { statut: 'transforme', accountId: user.id, motif: null, demandeId });
+        return { demandeId, mails: await answersFor(tx, [report], { kind: 'transforme', action: action!, dueDay: input.dateEcheance }) };
       });
-      const { report } = done;
-      if (report.email) {
-        await answer({
-          appName: deps.config.APP_NAME,
-          contact: deps.config.APP_CONTACT,
-          to: report.email,
-          site: report.nom || report.code,
-          reportedAt: new Date(report.date),
-          outcome: { kind: 'transforme', action: done.action, dueDay: input.dateEcheance },
-        });
-      }
+      await answer(done.mails);
       return done.demandeId;
     },
 
-    async file(user: CurrentUser, id: number, motif: string): Promise<void> {
-      const report = await inTransaction(async (tx) => {
-        const r = await lockFor(tx, user, id);
-        await tx.markHandled(id, { statut: 'classe', accountId: user.id, motif, demandeId: null });
-        return r;
+    /** Files one report, or several at once (all or none); says how many. */
+    async file(user: CurrentUser, ids: readonly number[], motif: string): Promise<number> {
+      const mails = await inTransaction(async (tx) => {
+        const reports = await lockFor(tx, user, ids);
+        await tx.markHandled(ids, { statut: 'classe', accountId: user.id, motif, demandeId: null });
+        return answersFor(tx, reports, { kind: 'classe', motif });
       });
-      if (report.email) {
-        await answer({
-          appName: deps.config.APP_NAME,
-          contact: deps.config.APP_CONTACT,
-          to: report.email,
-          site: report.nom || report.code,
-          reportedAt: new Date(report.date),
-          outcome: { kind: 'classe', motif },
-        });
-      }
+      await answer(mails);
+      return ids.length;
+    },
+
+    /** Folds new reports of one site into the one kept (all or none); says how many were merged. */
+    async merge(user: CurrentUser, keptId: number, ids: readonly number[]): Promise<number> {
+      await inTransaction(async (tx) => {
+        const reports = await lockFor(tx, user, [keptId, ...ids]);
+        const kept = reports.find((r) => r.id === keptId)!;
+        if (reports.some((r) => r.siteId !== kept.siteId)) throw new ValidationError([{ key: 'ids', error: SIGNALEMENT_MESSAGES.mergeOtherSite }]);
+        const merged = reports.filter((r) => r !== kept);
+        await tx.foldInto(keptId, ids, merged.reduce((n, r) => n + r.occurrences, 0));
+        await tx.markHandled(ids, { statut: 'classe', accountId: user.id, motif: null, demandeId: null, fusionneDans: keptId });
+      });
+      return ids.length;
     },
 
     openDataSites: () => repo.openDataSites(),

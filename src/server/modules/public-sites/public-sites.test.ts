@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_CONFIG, TEST_DRIVERS, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
 import { createCell, createEquippedSite, createSite } from '../field-entry/test-factories.js';
+import { sql } from 'kysely';
 import type { Db } from '../../db/client.js';
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;
@@ -58,6 +59,11 @@ describe.each(TEST_DRIVERS)('public site page and reports (%s)', (driver) => {
     return res.json() as { count: number; signalements: Record<string, unknown>[] };
   };
   const reportsOf = (siteId: number) => ctx.db.selectFrom('signalement_public').where('site_id', '=', siteId).selectAll().orderBy('id').execute();
+  /** The reporters' addresses still kept for a report. */
+  const contactsOf = async (id: number) =>
+    (await sql<{ email: string }>`SELECT email FROM signalement_public_contact WHERE signalement_id = ${id} ORDER BY email`.execute(ctx.db)).rows.map((r) => r.email);
+  const columnsOf = async (id: number) =>
+    (await sql<{ occurrences: number; visible_le: Date; fusionne_dans_id: number | null }>`SELECT occurrences, visible_le, fusionne_dans_id FROM signalement_public WHERE id = ${id}`.execute(ctx.db)).rows[0];
 
   beforeAll(async () => {
     ctx = await createTestApp(driver);
@@ -66,7 +72,7 @@ describe.each(TEST_DRIVERS)('public site page and reports (%s)', (driver) => {
     provider = await loggedAs(ctx, ['ROLE_PRESTATAIRE'], { typeUser: 3 });
     site = await createEquippedSite(ctx.db, { nom: 'Jardin des Capucins', referents: [referent.id] });
     other = await createEquippedSite(ctx.db, { nom: 'Square Nord' });
-  }, 60_000);
+  }, 120_000);
   afterAll(() => ctx.close());
 
   describe('the public page', () => {
@@ -178,7 +184,8 @@ describe.each(TEST_DRIVERS)('public site page and reports (%s)', (driver) => {
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toEqual({ status: 'success', message: 'Merci ! Votre signalement a été transmis à l’équipe du site.' });
       const stored = (await reportsOf(site.id)).at(-1)!;
-      expect(stored).toMatchObject({ categorie: 'odeur', texte: 'Forte odeur alert(1) près du bac n°1', email: 'voisin@exemple.fr', reponse_demandee: true, statut: 'nouveau' });
+      expect(stored).toMatchObject({ categorie: 'odeur', texte: 'Forte odeur alert(1) près du bac n°1', reponse_demandee: true, statut: 'nouveau' });
+      expect(await contactsOf(stored.id)).toEqual(['voisin@exemple.fr']);
       const row = (await list(admin, '?filter[statut]=nouveau&sort[name]=date&sort[direction]=desc')).signalements[0];
       expect(row).toMatchObject({ id: stored.id, site: 'Jardin des Capucins', code: site.code, categorie: 'odeur', categorieLibelle: 'Odeur', reponseDemandee: true, statut: 'nouveau' });
       expect(JSON.stringify(row)).not.toContain('voisin@exemple.fr');
@@ -220,23 +227,84 @@ describe.each(TEST_DRIVERS)('public site page and reports (%s)', (driver) => {
       const wait = Number(refused.headers['retry-after']);
       expect(wait).toBeGreaterThan(3500);
       expect(wait).toBeLessThanOrEqual(3600);
-      expect((await reportsOf(s.id)).length).toBe(5);
+      // The same text five times: one report, sent five times.
+      const [only] = await reportsOf(s.id);
+      expect((await reportsOf(s.id)).length).toBe(1);
+      expect((await columnsOf(only.id)).occurrences).toBe(5);
       // An IPv6 subscriber counts as its /64: another address of the same line is refused too.
       for (let i = 0; i < 5; i++) expect((await report(s.code, validReport, `2001:db8:1:2::${i + 1}`)).statusCode).toBe(200);
       expect((await report(s.code, validReport, '2001:db8:1:2:ffff::9')).statusCode).toBe(429);
       expect((await report(s.code, validReport, '192.0.2.78')).statusCode).toBe(200);
     });
 
-    it('takes 50 reports a day on one site, whatever the addresses', async () => {
+    it('never closes a site to a new sender: past 50 new reports in 24 hours, the next ones wait for their place on the board', async () => {
       const s = await createEquippedSite(ctx.db);
-      for (let i = 0; i < 50; i++) expect((await report(s.code, validReport)).statusCode).toBe(200);
-      const refused = await report(s.code, validReport);
-      expect(refused.statusCode).toBe(429);
-      expect(refused.json().message).toBe('Ce site a reçu beaucoup de signalements aujourd’hui. Réessayez demain.');
-      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(23 * 3600);
-      expect((await reportsOf(s.id)).length).toBe(50);
+      for (let i = 0; i < 50; i++) expect((await report(s.code, { ...validReport, texte: `Le bac n°${i} déborde ce matin.` })).statusCode).toBe(200);
+      const onBoard = async () => (await list(admin, `?filter[statut]=nouveau&filter[site]=${s.id}&rowsPerPage=100`)).count;
+      expect(await onBoard()).toBe(50);
+      // Ten more senders, each with their first report of the day: all taken, none shown yet.
+      for (let i = 0; i < 10; i++) {
+        const res = await report(s.code, { ...validReport, texte: `Autre problème n°${i} sur le site.` });
+        expect(res.statusCode).toBe(200);
+        expect(res.json().message).toBe('Merci ! Votre signalement a été transmis à l’équipe du site.');
+      }
+      const rows = await reportsOf(s.id);
+      expect(rows).toHaveLength(60);
+      expect(await onBoard()).toBe(50);
+      const firstWaiting = await columnsOf(rows[50].id);
+      expect(firstWaiting.visible_le.getTime()).toBeGreaterThan(Date.now() + 23.9 * 3600_000);
+      // Once the first entries are a day old, the waiting reports come onto the board.
+      await sql`UPDATE signalement_public SET visible_le = visible_le - interval '24 hours' WHERE site_id = ${s.id}`.execute(ctx.db);
+      expect(await onBoard()).toBe(60);
       // Another site is not affected.
-      expect((await report(other.code, validReport)).statusCode).toBe(200);
+      const before = await list(admin, `?filter[statut]=nouveau&filter[site]=${other.id}&rowsPerPage=100`);
+      expect((await report(other.code, { ...validReport, texte: 'Le couvercle ne ferme plus du tout.' })).statusCode).toBe(200);
+      expect((await list(admin, `?filter[statut]=nouveau&filter[site]=${other.id}&rowsPerPage=100`)).count).toBe(before.count + 1);
+    });
+
+    it('counts the same text sent again on a site into its open report, with every reporter to answer', async () => {
+      const s = await createEquippedSite(ctx.db);
+      const texte = 'Des rats autour du bac de maturation.';
+      expect((await report(s.code, { categorie: 'nuisibles', texte })).statusCode).toBe(200);
+      expect((await report(s.code, { categorie: 'nuisibles', texte: `  <i>${texte}</i> `, email: 'a@exemple.fr', consentement: true })).statusCode).toBe(200);
+      expect((await report(s.code, { categorie: 'autre', texte, email: 'b@exemple.fr', consentement: true })).statusCode).toBe(200);
+      expect((await report(other.code, { categorie: 'nuisibles', texte })).statusCode).toBe(200);
+      const rows = await reportsOf(s.id);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ categorie: 'nuisibles', reponse_demandee: true });
+      expect((await columnsOf(rows[0].id)).occurrences).toBe(3);
+      expect(await contactsOf(rows[0].id)).toEqual(['a@exemple.fr', 'b@exemple.fr']);
+      const row = (await list(admin, `?filter[site]=${s.id}`)).signalements[0];
+      expect(row).toMatchObject({ id: rows[0].id, occurrences: 3, fusionneDans: null });
+
+      // Handled, it answers each reporter once, and the next identical report opens a new one.
+      const sent = ctx.mailer.sent.length;
+      expect((await call('PUT', `/api/admin/signalement/classer/${rows[0].id}`, { cookie: admin.cookie, payload: { motif: 'Dératisation prévue.' } })).statusCode).toBe(200);
+      expect(ctx.mailer.sent.slice(sent).map((m) => [m.to, m.erase])).toEqual([
+        ['a@exemple.fr', true],
+        ['b@exemple.fr', true],
+      ]);
+      expect(await contactsOf(rows[0].id)).toEqual([]);
+      expect((await report(s.code, { categorie: 'nuisibles', texte })).statusCode).toBe(200);
+      expect(await reportsOf(s.id)).toHaveLength(2);
+    });
+
+    it('charges a sender only for reports taken: refused input and unknown sites leave the quota whole', async () => {
+      const s = await createEquippedSite(ctx.db);
+      const address = '192.0.2.90';
+      for (let i = 0; i < 6; i++) {
+        expect((await report(s.code, { categorie: 'autre', texte: 'court' }, address)).statusCode).toBe(400);
+        expect((await report('ZZZ999', validReport, address)).statusCode).toBe(404);
+      }
+      for (let i = 0; i < 5; i++) expect((await report(s.code, { ...validReport, texte: `Problème numéro ${i} sur le bac.` }, address)).statusCode).toBe(200);
+      expect((await report(s.code, validReport, address)).statusCode).toBe(429);
+    });
+
+    it('keeps the hidden field out of the API description', async () => {
+      const doc = (await call('GET', '/api/docs/json')).body;
+      expect(doc).toContain('/api/public/site/{code}/signalement');
+      expect(doc).toContain('consentement');
+      expect(doc).not.toMatch(/siteWeb|site_web/i);
     });
   });
 
@@ -263,7 +331,8 @@ describe.each(TEST_DRIVERS)('public site page and reports (%s)', (driver) => {
       expect(parisDay(new Date(card!.dateEcheance as string))).toBe(due);
 
       const stored = await ctx.db.selectFrom('signalement_public').where('id', '=', id).selectAll().executeTakeFirstOrThrow();
-      expect(stored).toMatchObject({ statut: 'transforme', demande_intervention_id: idDemande, traite_par_id: admin.id, email: null, reponse_demandee: true });
+      expect(stored).toMatchObject({ statut: 'transforme', demande_intervention_id: idDemande, traite_par_id: admin.id, reponse_demandee: true });
+      expect(await contactsOf(id)).toEqual([]);
       const handled = (await list(admin, `?filter[statut]=traite&filter[site]=${site.id}&sort[direction]=desc`)).signalements.find((r) => r.id === id);
       expect(handled).toMatchObject({ statut: 'transforme', traitePar: 'DURAND Alice', idDemande, actionProgrammee: 'Transfert' });
 
@@ -271,6 +340,8 @@ describe.each(TEST_DRIVERS)('public site page and reports (%s)', (driver) => {
       const mail = ctx.mailer.sent.at(-1)!;
       expect(mail.to).toBe('riverain@exemple.fr');
       expect(mail.subject).toBe('Votre signalement sur un site de compostage');
+      // The mailer is told to keep no copy: the address was promised erasure.
+      expect(mail.erase).toBe(true);
       expect(mail.text).toContain('« Jardin des Capucins » a été pris en compte : une intervention (Transfert) est prévue d’ici le');
       expect(mail.text).toContain(due.split('-').reverse().join('/'));
 
@@ -326,7 +397,8 @@ describe.each(TEST_DRIVERS)('public site page and reports (%s)', (driver) => {
       expect(filed.statusCode, filed.body).toBe(200);
       expect(filed.json()).toEqual({ status: 'success', message: 'Signalement classé', idDemande: null });
       const stored = await ctx.db.selectFrom('signalement_public').where('id', '=', mine).selectAll().executeTakeFirstOrThrow();
-      expect(stored).toMatchObject({ statut: 'classe', motif: 'Le bac a été vidé ce matin.', traite_par_id: referent.id, email: null });
+      expect(stored).toMatchObject({ statut: 'classe', motif: 'Le bac a été vidé ce matin.', traite_par_id: referent.id });
+      expect(await contactsOf(mine)).toEqual([]);
       expect(ctx.mailer.sent.length).toBe(sent + 1);
       expect(ctx.mailer.sent.at(-1)!.text).toContain('a été examiné et classé sans intervention. Motif : Le bac a été vidé ce matin.');
       expect((await call('PUT', `/api/admin/signalement/classer/${mine}`, { cookie: referent.cookie, payload: { motif: 'Encore' } })).statusCode).toBe(409);
@@ -339,6 +411,94 @@ describe.each(TEST_DRIVERS)('public site page and reports (%s)', (driver) => {
       expect(empty.json().errors).toEqual([{ key: 'motif', error: 'Entre 3 et 500 caractères' }]);
       expect((await call('PUT', `/api/admin/signalement/classer/${id}`, { cookie: admin.cookie, payload: { motif: 'Doublon' } })).statusCode).toBe(200);
       expect(ctx.mailer.sent.length).toBe(sent);
+    });
+
+    it('closes several reports in one action, all or none, and answers each reporter once', async () => {
+      const s = await createEquippedSite(ctx.db, { referents: [referent.id] });
+      const ids = [
+        await newReport(s, { ...validReport, texte: 'Premier signalement du lot.', email: 'un@exemple.fr', consentement: true }),
+        await newReport(s, { ...validReport, texte: 'Deuxième signalement du lot.' }),
+        await newReport(s, { ...validReport, texte: 'Troisième signalement du lot.', email: 'trois@exemple.fr', consentement: true }),
+      ];
+      const theirs = await newReport(other, { ...validReport, texte: 'Signalement d’un autre site.' });
+      const done = await newReport(s, { ...validReport, texte: 'Déjà classé avant le lot.' });
+      await call('PUT', `/api/admin/signalement/classer/${done}`, { cookie: admin.cookie, payload: { motif: 'Doublon' } });
+      const bulk = (who: Logged, payload: object) => call('PUT', '/api/admin/signalement/classer', { cookie: who.cookie, payload });
+      const statuts = async () => (await reportsOf(s.id)).filter((r) => ids.includes(r.id)).map((r) => r.statut);
+      const sent = ctx.mailer.sent.length;
+
+      const invalid = await bulk(admin, { ids: [], motif: '' });
+      expect(invalid.statusCode).toBe(400);
+      expect(invalid.json().errors).toEqual([
+        { key: 'motif', error: 'Entre 3 et 500 caractères' },
+        { key: 'ids', error: 'Choisissez au moins un signalement' },
+      ]);
+      expect((await bulk(admin, { ids: [ids[0], ids[0]], motif: 'Vu' })).json().errors).toEqual([
+        { key: 'motif', error: 'Entre 3 et 500 caractères' },
+        { key: 'ids', error: 'Un signalement est choisi deux fois' },
+      ]);
+      // One report already handled, or of a site the referent does not follow: nothing changes.
+      const conflict = await bulk(admin, { ids: [...ids, done], motif: 'Réglé sur place.' });
+      expect(conflict.statusCode).toBe(409);
+      expect((await bulk(referent, { ids: [...ids, theirs], motif: 'Réglé sur place.' })).statusCode).toBe(404);
+      expect((await bulk(admin, { ids: [...ids, 2_000_000_000], motif: 'Réglé sur place.' })).statusCode).toBe(404);
+      expect(await statuts()).toEqual(['nouveau', 'nouveau', 'nouveau']);
+      expect(ctx.mailer.sent.length).toBe(sent);
+
+      const res = await bulk(referent, { ids, motif: 'Réglé sur place.' });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ status: 'success', message: '3 signalements clôturés', count: 3 });
+      expect(await statuts()).toEqual(['classe', 'classe', 'classe']);
+      for (const id of ids) expect(await contactsOf(id)).toEqual([]);
+      expect(ctx.mailer.sent.slice(sent).map((m) => [m.to, m.erase, m.text.includes('Motif : Réglé sur place.')])).toEqual([
+        ['un@exemple.fr', true, true],
+        ['trois@exemple.fr', true, true],
+      ]);
+      const one = await bulk(admin, { ids: [theirs], motif: 'Réglé sur place.' });
+      expect(one.json()).toEqual({ status: 'success', message: '1 signalement clôturé', count: 1 });
+    });
+
+    it('merges reports of one site into the one kept: counted, linked, closed, their reporters answered with it', async () => {
+      const s = await createEquippedSite(ctx.db);
+      const kept = await newReport(s, { ...validReport, texte: 'Le bac est plein à ras bord.', email: 'garde@exemple.fr', consentement: true });
+      const twice = { ...validReport, texte: 'Bac complètement plein ce matin.', email: 'deux@exemple.fr', consentement: true };
+      const a = await newReport(s, twice);
+      expect((await report(s.code, { ...twice, email: 'garde@exemple.fr' })).statusCode).toBe(200);
+      const b = await newReport(s, { ...validReport, texte: 'Plus de place dans le bac.' });
+      const elsewhere = await newReport(other, { ...validReport, texte: 'Plein aussi sur ce site.' });
+      const merge = (payload: object) => call('PUT', '/api/admin/signalement/fusionner', { cookie: admin.cookie, payload });
+
+      expect((await merge({ idConserve: kept, ids: [a, kept] })).json().errors).toEqual([
+        { key: 'ids', error: 'Le signalement conservé ne peut pas être fusionné avec lui-même' },
+      ]);
+      const otherSite = await merge({ idConserve: kept, ids: [a, elsewhere] });
+      expect(otherSite.statusCode).toBe(400);
+      expect(otherSite.json().errors).toEqual([{ key: 'ids', error: 'Seuls des signalements du même site peuvent être fusionnés' }]);
+      expect((await reportsOf(s.id)).map((r) => r.statut)).toEqual(['nouveau', 'nouveau', 'nouveau']);
+
+      const sent = ctx.mailer.sent.length;
+      const res = await merge({ idConserve: kept, ids: [a, b] });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ status: 'success', message: `2 signalements fusionnés dans le signalement n° ${kept}`, count: 2 });
+      expect(ctx.mailer.sent.length).toBe(sent);
+      expect(await columnsOf(kept)).toMatchObject({ occurrences: 4, fusionne_dans_id: null });
+      expect(await contactsOf(kept)).toEqual(['deux@exemple.fr', 'garde@exemple.fr']);
+      for (const id of [a, b]) {
+        expect(await columnsOf(id)).toMatchObject({ fusionne_dans_id: kept });
+        expect(await contactsOf(id)).toEqual([]);
+      }
+      const handled = (await list(admin, `?filter[statut]=traite&filter[site]=${s.id}&sort[direction]=desc`)).signalements;
+      expect(handled.map((r) => [r.id, r.statut, r.fusionneDans, r.traitePar])).toEqual([
+        [b, 'classe', kept, 'DURAND Alice'],
+        [a, 'classe', kept, 'DURAND Alice'],
+      ]);
+      expect((await merge({ idConserve: kept, ids: [a] })).statusCode).toBe(409);
+
+      // The kept report's answer goes to every reporter it gathered.
+      const due = parisDay(new Date(Date.now() + 3 * DAY_MS));
+      expect((await call('PUT', `/api/admin/signalement/transformer/${kept}`, { cookie: admin.cookie, payload: { actionProgrammee: 3, composteur: s.apport, dateEcheance: due } })).statusCode).toBe(200);
+      expect(ctx.mailer.sent.slice(sent).map((m) => m.to).sort()).toEqual(['deux@exemple.fr', 'garde@exemple.fr']);
+      expect(await contactsOf(kept)).toEqual([]);
     });
 
     it('keeps reports from providers, other administrators and visitors', async () => {

@@ -1,7 +1,7 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PublicSite } from '../../../shared/schemas/sites';
+import type { PublicSite } from '../../../shared/schemas/public-sites';
 import { mockApi, reply } from '../../../../tests/helpers/web-app';
 import { PublicSitePage } from './public-site-page';
 

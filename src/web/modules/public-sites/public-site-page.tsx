@@ -7,7 +7,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { formatParisDate } from '../../../shared/dates';
 import type { FieldError } from '../../../shared/errors';
-import type { PublicSite, SignalementInput } from '../../../shared/schemas/sites';
+import type { PublicSite, SignalementInput } from '../../../shared/schemas/public-sites';
 import { inlineSite, loadPublicSite, sendReport, type LoadResult } from './public-site.api';
 import './public-site.css';
 

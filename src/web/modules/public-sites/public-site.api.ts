@@ -2,7 +2,7 @@
 // a composter, often on a weak connection, by people without an account: it loads neither the
 // app's HTTP client nor its query cache, and a refusal never sends anyone to the login page.
 import type { FieldError } from '../../../shared/errors';
-import type { PublicSite, SignalementInput } from '../../../shared/schemas/sites';
+import type { PublicSite, SignalementInput } from '../../../shared/schemas/public-sites';
 
 /** When a request never reached the server (offline, DNS, timeout). */
 export const NETWORK_MESSAGE = 'Le serveur est injoignable. Vérifiez votre connexion puis réessayez.';

@@ -1,7 +1,7 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { SignalementRow } from '../../../shared/schemas/sites';
+import type { SignalementRow } from '../../../shared/schemas/public-sites';
 import { parisDayValue } from '../../../shared/dates';
 import { loggedAs, mockApi, renderApp, reply, type ApiCall } from '../../../../tests/helpers/web-app';
 import { behaveLikeABrowserForTables } from '../../../../tests/helpers/web-screens';
@@ -37,6 +37,8 @@ function row(over: Partial<SignalementRow> = {}): SignalementRow {
     idDemande: null,
     actionProgrammee: null,
     dateEcheance: null,
+    occurrences: 1,
+    fusionneDans: null,
     ...over,
   };
 }
@@ -119,6 +121,73 @@ describe('reports panel', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
     expect(await screen.findByText('Signalement classé')).toBeInTheDocument();
     expect(api.callsTo('PUT', '/api/admin/signalement/classer/31')[0].body).toEqual({ motif: 'Le bac a été vidé ce matin.' });
+  });
+
+  it('closes the chosen reports in one action, chosen from the keyboard, and says how many changed', async () => {
+    const rows = [row(), row({ id: 32, texte: 'Odeur forte.' }), row({ id: 33, texte: 'Couvercle cassé.' })];
+    let answer = reply(409, { status: 'error', message: 'Ce signalement a déjà été traité.' });
+    const api = board(rows, { 'PUT /api/admin/signalement/classer': () => answer });
+    const user = userEvent.setup();
+    renderApp('/admin/signalements', { publicRoutes: publicSitesRoutes });
+    const close = await screen.findByRole('button', { name: 'Clôturer' }, FIRST);
+    expect(close).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Fusionner' })).toBeDisabled();
+    // Space on a focused checkbox chooses the report.
+    for (const id of [31, 33]) {
+      screen.getByRole('checkbox', { name: new RegExp(`^Choisir le signalement n° ${id} du`) }).focus();
+      await user.keyboard(' ');
+    }
+    expect(screen.getByText('2 choisis sur 3 signalements')).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'Choisir tous les signalements de la page' })).toBePartiallyChecked();
+    await user.click(close);
+    const dialog = await screen.findByRole('dialog', { name: 'Clôturer 2 signalements' });
+    await user.type(within(dialog).getByRole('textbox', { name: /Motif/ }), 'Réglé sur place.');
+    await user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    // Refused as a whole: the dialog says why and nothing is cleared.
+    expect(await within(dialog).findByText('Ce signalement a déjà été traité.')).toBeInTheDocument();
+    answer = reply(200, { status: 'success', message: '2 signalements clôturés', count: 2 });
+    await user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    expect(await screen.findByText('2 signalements clôturés')).toBeInTheDocument();
+    expect(api.callsTo('PUT', '/api/admin/signalement/classer').map((c) => c.body)).toEqual([
+      { ids: [31, 33], motif: 'Réglé sur place.' },
+      { ids: [31, 33], motif: 'Réglé sur place.' },
+    ]);
+    expect(await screen.findByText('0 choisi sur 3 signalements')).toBeInTheDocument();
+  });
+
+  it('merges the chosen reports into the one kept, the oldest unless another is picked', async () => {
+    const rows = [
+      row({ id: 40, date: '2026-03-12T09:00:00.000Z', occurrences: 3 }),
+      row({ id: 41, date: '2026-03-12T07:00:00.000Z', texte: 'Plein depuis hier.' }),
+      row({ id: 42, date: '2026-03-12T08:00:00.000Z', texte: 'Plus de place.' }),
+    ];
+    const api = board(rows, { 'PUT /api/admin/signalement/fusionner': () => reply(200, { status: 'success', message: '2 signalements fusionnés dans le signalement n° 40', count: 2 }) });
+    const user = userEvent.setup();
+    renderApp('/admin/signalements', { publicRoutes: publicSitesRoutes });
+    expect(await screen.findByText('Signalé 3 fois', {}, FIRST)).toBeInTheDocument();
+    await user.click(screen.getByRole('checkbox', { name: 'Choisir tous les signalements de la page' }));
+    expect(screen.getByText('3 choisis sur 3 signalements')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Fusionner' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Fusionner 3 signalements' });
+    expect(within(dialog).getByRole('radio', { name: /^n° 41 du/ })).toBeChecked();
+    await user.click(within(dialog).getByRole('radio', { name: /^n° 40 du/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    expect(await screen.findByText('2 signalements fusionnés dans le signalement n° 40')).toBeInTheDocument();
+    expect(api.callsTo('PUT', '/api/admin/signalement/fusionner')[0].body).toEqual({ idConserve: 40, ids: [41, 42] });
+  });
+
+  it('says which report a merged one went into', async () => {
+    board([row()], {
+      'GET /api/admin/signalement/get/list': (call) =>
+        reply(200, {
+          count: 1,
+          signalements: call.path.includes('traite') ? [row({ id: 30, statut: 'classe', traiteLe: '2026-03-02T10:00:00.000Z', traitePar: 'DURAND Alice', fusionneDans: 29 })] : [],
+        }),
+    });
+    renderApp('/admin/signalements', { publicRoutes: publicSitesRoutes });
+    await userEvent.click(await screen.findByRole('radio', { name: 'Traités' }, FIRST));
+    expect(await screen.findByText('Fusionné le 02/03/2026 par DURAND Alice dans le signalement n° 29')).toBeInTheDocument();
+    expect(screen.queryByText('Réponse envoyée par mail')).not.toBeInTheDocument();
   });
 
   it('tells a provider the page is not theirs, without calling the API', async () => {

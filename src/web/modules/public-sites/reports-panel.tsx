@@ -2,20 +2,22 @@
 // ROLE_ADMIN (every site) and referents (their own sites). A new report is turned into an
 // intervention request ('Transformer en demande': scheduled action, cell and due date) or filed
 // with a reason ('Classer'); either way its author, when they left an e-mail, gets one answer.
+// Several new reports can be chosen (their checkboxes) and closed at once ('Clôturer'), or
+// merged into the one kept ('Fusionner'): each is one action on the server, all or none.
 // Mounted alone at /admin/signalements and meant for a tab of the requests board.
 import { useEffect, useState } from 'react';
-import { Alert, Badge, Button, Center, Group, Loader, Pagination, Paper, SegmentedControl, Select, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Badge, Button, Center, Checkbox, Group, Loader, Pagination, Paper, Radio, SegmentedControl, Select, Stack, Text, Textarea, Title } from '@mantine/core';
 import { Dialog } from '../../components/dialog';
 import { DateInput } from '@mantine/dates';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatParisDate, formatParisDateTime, parisDayValue } from '../../../shared/dates';
-import { SIGNALEMENT_MESSAGES, SIGNALEMENT_MOTIF_MAX, type SignalementRow } from '../../../shared/schemas/sites';
+import { SIGNALEMENT_MESSAGES, SIGNALEMENT_MOTIF_MAX, type SignalementRow } from '../../../shared/schemas/public-sites';
 import { typeActionsQuery } from '../../session/bootstrap.api';
 import { FormDialogFooter, ErrorBanner } from '../../components/form-dialog';
 import { readFailure } from '../../lib/api';
 import { notifySuccess } from '../../lib/notify';
 import { requestsKeys } from '../requests/public';
-import { REPORTS_PAGE_SIZE, fileReport, reportSiteCellsQuery, reportsKeys, reportsQuery, transformReport } from './reports.api';
+import { REPORTS_PAGE_SIZE, fileReport, fileReports, mergeReports, reportSiteCellsQuery, reportsKeys, reportsQuery, transformReport } from './reports.api';
 
 type Tab = 'nouveau' | 'traite';
 
@@ -46,8 +48,26 @@ export function ReportsPanel() {
   const [page, setPage] = useState(0);
   const reports = useQuery(reportsQuery(tab, page));
   const [transforming, setTransforming] = useState<SignalementRow | null>(null);
-  const [filing, setFiling] = useState<SignalementRow | null>(null);
+  const [filing, setFiling] = useState<SignalementRow[] | null>(null);
+  const [merging, setMerging] = useState<SignalementRow[] | null>(null);
+  // The chosen reports, kept with their rows: the choice survives a change of page.
+  const [selected, setSelected] = useState<ReadonlyMap<number, SignalementRow>>(new Map());
   const count = reports.data?.count ?? 0;
+  const chosen = [...selected.values()];
+  const pageRows = reports.data?.signalements ?? [];
+  const allOnPage = pageRows.length > 0 && pageRows.every((r) => selected.has(r.id));
+  const toggle = (rows: SignalementRow[], on: boolean) =>
+    setSelected((m) => {
+      const next = new Map(m);
+      for (const r of rows) if (on) next.set(r.id, r);
+      else next.delete(r.id);
+      return next;
+    });
+  const bulkDone = () => {
+    setFiling(null);
+    setMerging(null);
+    setSelected(new Map());
+  };
 
   return (
     <Stack gap="md">
@@ -57,6 +77,7 @@ export function ReportsPanel() {
         onChange={(v) => {
           setTab(v as Tab);
           setPage(0);
+          setSelected(new Map());
         }}
         data={[
           { value: 'nouveau', label: 'Nouveaux' },
@@ -81,11 +102,40 @@ export function ReportsPanel() {
         <Text c="dimmed">{tab === 'nouveau' ? 'Aucun nouveau signalement' : 'Aucun signalement traité'}</Text>
       ) : (
         <Stack gap="sm">
-          <Text size="sm" c="dimmed">
-            {count} signalement{count > 1 ? 's' : ''}
-          </Text>
+          {tab === 'nouveau' ? (
+            <Group gap="sm" justify="space-between" role="group" aria-label="Actions sur les signalements choisis">
+              <Checkbox
+                label="Choisir tous les signalements de la page"
+                checked={allOnPage}
+                indeterminate={!allOnPage && pageRows.some((r) => selected.has(r.id))}
+                onChange={(e) => toggle(pageRows, e.currentTarget.checked)}
+              />
+              <Group gap="sm">
+                <Text size="sm" aria-live="polite">
+                  {chosen.length} choisi{chosen.length > 1 ? 's' : ''} sur {count} signalement{count > 1 ? 's' : ''}
+                </Text>
+                <Button size="xs" variant="default" disabled={chosen.length === 0} onClick={() => setFiling(chosen)}>
+                  Clôturer
+                </Button>
+                <Button size="xs" variant="default" disabled={chosen.length < 2} onClick={() => setMerging(chosen)}>
+                  Fusionner
+                </Button>
+              </Group>
+            </Group>
+          ) : (
+            <Text size="sm" c="dimmed">
+              {count} signalement{count > 1 ? 's' : ''}
+            </Text>
+          )}
           {reports.data.signalements.map((r) => (
-            <ReportCard key={r.id} report={r} onTransform={() => setTransforming(r)} onFile={() => setFiling(r)} />
+            <ReportCard
+              key={r.id}
+              report={r}
+              selected={selected.has(r.id)}
+              onSelect={(on) => toggle([r], on)}
+              onTransform={() => setTransforming(r)}
+              onFile={() => setFiling([r])}
+            />
           ))}
           {count > REPORTS_PAGE_SIZE && (
             <Pagination
@@ -98,19 +148,37 @@ export function ReportsPanel() {
         </Stack>
       )}
       <TransformDialog report={transforming} onClose={() => setTransforming(null)} />
-      <FileDialog report={filing} onClose={() => setFiling(null)} />
+      <FileDialog reports={filing} onClose={() => setFiling(null)} onDone={bulkDone} />
+      <MergeDialog reports={merging} onClose={() => setMerging(null)} onDone={bulkDone} />
     </Stack>
   );
 }
 
-function ReportCard({ report: r, onTransform, onFile }: { report: SignalementRow; onTransform: () => void; onFile: () => void }) {
+/** 'n° 12 du 05/03/2026 08:30 : Jardin': how a report is named to the user. */
+const reportName = (r: SignalementRow) => `n° ${r.id} du ${formatParisDateTime(r.date)} : ${r.site}`;
+
+interface CardProps {
+  report: SignalementRow;
+  selected: boolean;
+  onSelect: (on: boolean) => void;
+  onTransform: () => void;
+  onFile: () => void;
+}
+
+function ReportCard({ report: r, selected, onSelect, onTransform, onFile }: CardProps) {
   return (
-    <Paper withBorder p="md" radius="md" component="article" aria-label={`Signalement du ${formatParisDateTime(r.date)} : ${r.site}`}>
+    <Paper withBorder p="md" radius="md" component="article" aria-label={`Signalement ${reportName(r)}`}>
       <Stack gap={6}>
         <Group justify="space-between" gap="xs">
           <Group gap="xs">
+            {r.statut === 'nouveau' && <Checkbox aria-label={`Choisir le signalement ${reportName(r)}`} checked={selected} onChange={(e) => onSelect(e.currentTarget.checked)} />}
             <Badge variant="light">{r.categorieLibelle}</Badge>
-            {r.reponseDemandee && (
+            {r.occurrences > 1 && (
+              <Badge variant="light" color="orange">
+                Signalé {r.occurrences} fois
+              </Badge>
+            )}
+            {r.reponseDemandee && r.fusionneDans === null && (
               <Badge variant="outline" color="gray">
                 {r.statut === 'nouveau' ? 'Réponse attendue par mail' : 'Réponse envoyée par mail'}
               </Badge>
@@ -138,7 +206,9 @@ function ReportCard({ report: r, onTransform, onFile }: { report: SignalementRow
           </Group>
         ) : (
           <Text size="sm">
-            {r.statut === 'transforme'
+            {r.fusionneDans !== null
+              ? `Fusionné le ${formatParisDate(r.traiteLe)}${r.traitePar ? ` par ${r.traitePar}` : ''} dans le signalement n° ${r.fusionneDans}`
+              : r.statut === 'transforme'
               ? `Transformé en demande le ${formatParisDate(r.traiteLe)}${r.traitePar ? ` par ${r.traitePar}` : ''} : ${r.actionProgrammee ?? 'demande supprimée'}${r.dateEcheance ? `, échéance le ${formatParisDate(r.dateEcheance)}` : ''}`
               : `Classé le ${formatParisDate(r.traiteLe)}${r.traitePar ? ` par ${r.traitePar}` : ''}. Motif : ${r.motif ?? ''}`}
           </Text>
@@ -271,20 +341,29 @@ function TransformForm({ report, onDone }: { report: SignalementRow; onDone: () 
   );
 }
 
-function FileDialog({ report, onClose }: { report: SignalementRow | null; onClose: () => void }) {
+function FileDialog({ reports, onClose, onDone }: { reports: SignalementRow[] | null; onClose: () => void; onDone: () => void }) {
+  const many = reports !== null && reports.length > 1;
   return (
-    <Dialog opened={report !== null} onClose={onClose} title="Classer le signalement" centered>
-      {report && <FileForm key={report.id} report={report} onDone={onClose} />}
+    <Dialog opened={reports !== null} onClose={onClose} title={many ? `Clôturer ${reports.length} signalements` : 'Classer le signalement'} centered>
+      {reports && <FileForm key={reports.map((r) => r.id).join()} reports={reports} onCancel={onClose} onDone={onDone} />}
     </Dialog>
   );
 }
 
-function FileForm({ report, onDone }: { report: SignalementRow; onDone: () => void }) {
+/** After a refusal of the server: its failure and the banner's text; the list is reloaded when the reports changed meanwhile. */
+async function refusal(e: unknown, queryClient: ReturnType<typeof useQueryClient>) {
+  const failure = await readFailure(e);
+  if (failure.status === 409 || failure.status === 404) void queryClient.invalidateQueries({ queryKey: reportsKeys.all });
+  return { failure, message: failure.message && failure.status !== null && failure.status < 500 ? failure.message : 'Une erreur est survenue' };
+}
+
+function FileForm({ reports, onCancel, onDone }: { reports: SignalementRow[]; onCancel: () => void; onDone: () => void }) {
   const queryClient = useQueryClient();
   const [motif, setMotif] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [banner, setBanner] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const [report] = reports;
 
   const save = async () => {
     const length = motif.trim().length;
@@ -295,16 +374,15 @@ function FileForm({ report, onDone }: { report: SignalementRow; onDone: () => vo
     setSaving(true);
     setBanner(null);
     try {
-      const res = await fileReport(report.id, motif);
+      const res = reports.length > 1 ? await fileReports(reports.map((r) => r.id), motif) : await fileReport(report.id, motif);
       notifySuccess(res.message);
       await queryClient.invalidateQueries({ queryKey: reportsKeys.all });
       onDone();
     } catch (e) {
-      const failure = await readFailure(e);
+      const { failure, message } = await refusal(e, queryClient);
       const field = failure.errors.find((x) => x.key === 'motif');
       if (field) setError(field.error);
-      setBanner(failure.status === 400 ? REQUIRED_BANNER : failure.message && failure.status !== null && failure.status < 500 ? failure.message : 'Une erreur est survenue');
-      if (failure.status === 409 || failure.status === 404) void queryClient.invalidateQueries({ queryKey: reportsKeys.all });
+      setBanner(failure.status === 400 ? (field ? REQUIRED_BANNER : (failure.errors[0]?.error ?? message)) : message);
     } finally {
       setSaving(false);
     }
@@ -313,13 +391,17 @@ function FileForm({ report, onDone }: { report: SignalementRow; onDone: () => vo
   return (
     <Stack gap="sm">
       <ErrorBanner message={banner} />
-      <Text size="sm">
-        <strong>{report.site}</strong> · {report.categorieLibelle}
-      </Text>
+      {reports.length > 1 ? (
+        <Text size="sm">Les {reports.length} signalements choisis seront classés avec ce motif, tous ou aucun.</Text>
+      ) : (
+        <Text size="sm">
+          <strong>{report.site}</strong> · {report.categorieLibelle}
+        </Text>
+      )}
       <Textarea
         label="Motif"
         withAsterisk
-        description={report.reponseDemandee ? 'Envoyé par mail à la personne qui a fait le signalement.' : undefined}
+        description={reports.some((r) => r.reponseDemandee) ? 'Envoyé par mail aux personnes qui ont demandé une réponse.' : undefined}
         autosize
         minRows={2}
         maxLength={SIGNALEMENT_MOTIF_MAX}
@@ -330,7 +412,61 @@ function FileForm({ report, onDone }: { report: SignalementRow; onDone: () => vo
         }}
         error={error}
       />
-      <FormDialogFooter saving={saving} onCancel={onDone} onSave={() => void save()} />
+      <FormDialogFooter saving={saving} onCancel={onCancel} onSave={() => void save()} />
+    </Stack>
+  );
+}
+
+function MergeDialog({ reports, onClose, onDone }: { reports: SignalementRow[] | null; onClose: () => void; onDone: () => void }) {
+  return (
+    <Dialog opened={reports !== null} onClose={onClose} title={`Fusionner ${reports?.length ?? 0} signalements`} centered>
+      {reports && <MergeForm key={reports.map((r) => r.id).join()} reports={reports} onCancel={onClose} onDone={onDone} />}
+    </Dialog>
+  );
+}
+
+function MergeForm({ reports, onCancel, onDone }: { reports: SignalementRow[]; onCancel: () => void; onDone: () => void }) {
+  const queryClient = useQueryClient();
+  // The oldest report is kept by default: the others repeat it.
+  const [kept, setKept] = useState(String([...reports].sort((a, b) => a.date.localeCompare(b.date) || a.id - b.id)[0].id));
+  const [banner, setBanner] = useState<string | null>(new Set(reports.map((r) => r.idSite)).size > 1 ? SIGNALEMENT_MESSAGES.mergeOtherSite : null);
+  const [saving, setSaving] = useState(false);
+
+  const save = async () => {
+    setSaving(true);
+    setBanner(null);
+    try {
+      const res = await mergeReports(
+        Number(kept),
+        reports.filter((r) => String(r.id) !== kept).map((r) => r.id),
+      );
+      notifySuccess(res.message);
+      await queryClient.invalidateQueries({ queryKey: reportsKeys.all });
+      onDone();
+    } catch (e) {
+      const { failure, message } = await refusal(e, queryClient);
+      setBanner(failure.errors[0]?.error ?? message);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Stack gap="sm">
+      <ErrorBanner message={banner} />
+      <Radio.Group
+        label="Signalement conservé"
+        description="Les autres sont classés, liés à lui et comptés avec lui ; leurs auteurs recevront sa réponse."
+        value={kept}
+        onChange={setKept}
+      >
+        <Stack gap="xs" mt="xs">
+          {reports.map((r) => (
+            <Radio key={r.id} value={String(r.id)} label={`${reportName(r)} : ${r.texte.length > 80 ? `${r.texte.slice(0, 80)}…` : r.texte}`} />
+          ))}
+        </Stack>
+      </Radio.Group>
+      <FormDialogFooter saving={saving} onCancel={onCancel} onSave={() => void save()} />
     </Stack>
   );
 }

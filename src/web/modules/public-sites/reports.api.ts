@@ -1,11 +1,13 @@
 // Calls of the 'Signalements' panel (anonymous reports sent from the sites' public pages):
 // query keys, the list, the cells a request may be made on, and the two ways to handle a
-// report. The only fetch code of the panel.
+// report, one at a time or several at once. The only fetch code of the panel.
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { toQueryString } from '../../../shared/schemas/list';
 import type { SiteInfos } from '../../../shared/schemas/interventions';
-import type { SignalementList, SignalementTransform } from '../../../shared/schemas/sites';
+import type { SignalementList, SignalementTransform } from '../../../shared/schemas/public-sites';
+
+type Bulk = { status: 'success'; message: string; count: number };
 
 export const reportsKeys = {
   all: ['signalements'] as const,
@@ -41,3 +43,7 @@ type Handled = { status: 'success'; message: string; idDemande: number | null };
 export const transformReport = (id: number, payload: Partial<SignalementTransform>) => api.put(`admin/signalement/transformer/${id}`, { json: payload }).json<Handled>();
 
 export const fileReport = (id: number, motif: string) => api.put(`admin/signalement/classer/${id}`, { json: { motif } }).json<Handled>();
+
+export const fileReports = (ids: number[], motif: string) => api.put('admin/signalement/classer', { json: { ids, motif } }).json<Bulk>();
+
+export const mergeReports = (idConserve: number, ids: number[]) => api.put('admin/signalement/fusionner', { json: { idConserve, ids } }).json<Bulk>();
