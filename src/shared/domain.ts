@@ -1,8 +1,8 @@
 // The reference data whose ids and codes are part of the API: statuses, cell types, actions,
-// user types and role codes (what they mean: docs/domain.md and docs/glossary.md). The server,
-// the web app and the migration that seeds these tables (002-reference-data.ts) all take them
-// from here, so an id is written once. A change here does not reach a database already
-// migrated: that takes a new migration.
+// user types and role codes (what they mean: docs/domain.md and docs/glossary.md). The server
+// and the web app take them from here. The migration that seeded these tables
+// (002-reference-data.ts) holds a copy frozen at its release, and migrate.test.ts checks that
+// the migrated database still equals this file: a change here takes a new migration.
 //
 // Plain values only, importing nothing: the field screen's first load includes this file
 // (through schemas/intervention-rules.ts), where zod would cost 14 to 23 KB gzip.

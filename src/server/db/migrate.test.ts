@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { TEST_DRIVERS, openTestDatabase } from '../../../tests/helpers/test-app.js';
 import type { DatabaseHandle } from './client.js';
 import { loadMigrations, migrate } from './migrate.js';
+import { ACTIONS, ROLES, STATUTS, TYPE_BACS, TYPE_USERS } from '../../shared/domain.js';
 
 describe('migration files', () => {
   it('are numbered without duplicate, start at 1 and each holds SQL', async () => {
@@ -39,6 +40,19 @@ describe.each(TEST_DRIVERS)('migrations (%s)', (driver) => {
     expect(await tables(h.db)).toEqual(before);
     const counts = await sql<{ n: number }>`SELECT count(*)::int AS n FROM type_action`.execute(h.db);
     expect(counts.rows[0].n).toBe(19);
+  });
+
+  // The migrations hold the reference data as literals, frozen when each was released; the code
+  // reads it from shared/domain.ts. A change to one without the other (a new migration) fails here.
+  it('seed the reference data of shared/domain.ts', async () => {
+    const q = async (query: string) => (await sql.raw<Record<string, unknown>>(query).execute(h.db)).rows;
+    expect(await q('SELECT id, libelle FROM statut ORDER BY id')).toEqual(STATUTS.map(({ id, libelle }) => ({ id, libelle })));
+    expect(await q('SELECT id, libelle FROM type_bac ORDER BY id')).toEqual(TYPE_BACS.map(({ id, libelle }) => ({ id, libelle })));
+    expect(await q('SELECT id, libelle FROM type_user ORDER BY id')).toEqual(TYPE_USERS.map(({ id, libelle }) => ({ id, libelle })));
+    expect(await q('SELECT id, code FROM role ORDER BY id')).toEqual(ROLES.map((code, i) => ({ id: i + 1, code })));
+    const actions = await q(`SELECT a.id, a.libelle, a.value_kind, a.stats_series, array_agg(t.type_bac_id ORDER BY t.type_bac_id) AS bacs
+      FROM type_action a LEFT JOIN type_action_type_bac t ON t.type_action_id = a.id GROUP BY a.id ORDER BY a.id`);
+    expect(actions).toEqual(ACTIONS.map((a) => ({ id: a.id, libelle: a.libelle, value_kind: a.valueKind, stats_series: a.statsSeries, bacs: [...a.typeBacs].sort((x, y) => x - y) })));
   });
 
   it('run in one transaction: a failing migration leaves no trace of the ones before it in that run', async () => {

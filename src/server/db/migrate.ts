@@ -1,5 +1,10 @@
 // Applies the ordered migrations of ./migrations once each, all in one transaction,
 // so a failed start leaves the schema as it was. Safe to run twice.
+// A released migration never changes, and each is its SQL written out, importing nothing
+// (migrations/README.md; migrations-frozen.test.ts pins each one's hash). Later migrations
+// replace earlier definitions (the statistics trigger functions of 009, replaced by 012 and 023):
+// the current definition of every table, function and trigger is read in schema.sql, which
+// `npm run db:schema` regenerates from the migrated database.
 import { sql } from 'kysely';
 import type { Db } from './client.js';
 import fs from 'node:fs';

@@ -21,7 +21,6 @@
 //   already accent-free and lower-cased, and a GIN index on it finds them (users search and
 //   name filters, sites search, name and address filters). A phone filter that short is a
 //   prefix of the number (B-tree, text_pattern_ops so LIKE 'x%' can use it in any collation).
-import { statementTrigger, statementTriggers } from './statement-triggers.js';
 
 export const up = `
 -- Its cost tells the planner what testing it on a row costs (tens of microseconds), so that it
@@ -110,7 +109,12 @@ BEGIN
   RETURN NULL;
 END $$;
 
-${statementTriggers('intervention', { INSERT: 'intervention_cells_inserted', DELETE: 'intervention_cells_deleted', UPDATE: 'intervention_cells_updated' })}
+CREATE TRIGGER intervention_cells_inserted AFTER INSERT ON intervention
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_cells_inserted();
+CREATE TRIGGER intervention_cells_deleted AFTER DELETE ON intervention
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_cells_deleted();
+CREATE TRIGGER intervention_cells_updated AFTER UPDATE ON intervention
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_cells_updated();
 
 -- Existing rows: one pass over the log.
 UPDATE site_composteur SET a_interventions = true
@@ -194,7 +198,12 @@ BEGIN
       WHERE (o.site_id, o.type_composteur_id, o.actif) IS DISTINCT FROM (n.site_id, n.type_composteur_id, n.actif)));
   RETURN NULL;
 END $$;
-${statementTriggers('site_composteur', { INSERT: 'site_cells_inserted', DELETE: 'site_cells_deleted', UPDATE: 'site_cells_updated' })}
+CREATE TRIGGER site_cells_inserted AFTER INSERT ON site_composteur
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION site_cells_inserted();
+CREATE TRIGGER site_cells_deleted AFTER DELETE ON site_composteur
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION site_cells_deleted();
+CREATE TRIGGER site_cells_updated AFTER UPDATE ON site_composteur
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION site_cells_updated();
 
 CREATE FUNCTION type_composteur_volumes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -203,7 +212,8 @@ BEGIN
       WHERE n.volume IS DISTINCT FROM o.volume));
   RETURN NULL;
 END $$;
-${statementTrigger('type_composteur_volumes_changed', 'UPDATE', 'type_composteur')}
+CREATE TRIGGER type_composteur_volumes_changed AFTER UPDATE ON type_composteur
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION type_composteur_volumes_changed();
 
 -- Referents: links added or removed, accounts renamed (a deleted account removes its links).
 CREATE FUNCTION site_referents_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -221,7 +231,12 @@ BEGIN
   PERFORM sites_refresh_referent(ARRAY(SELECT site_id FROM old_rows UNION SELECT site_id FROM new_rows));
   RETURN NULL;
 END $$;
-${statementTriggers('site_referent', { INSERT: 'site_referents_inserted', DELETE: 'site_referents_deleted', UPDATE: 'site_referents_updated' })}
+CREATE TRIGGER site_referents_inserted AFTER INSERT ON site_referent
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION site_referents_inserted();
+CREATE TRIGGER site_referents_deleted AFTER DELETE ON site_referent
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION site_referents_deleted();
+CREATE TRIGGER site_referents_updated AFTER UPDATE ON site_referent
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION site_referents_updated();
 
 CREATE FUNCTION account_names_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -230,7 +245,8 @@ BEGIN
       WHERE (n.nom, n.prenom) IS DISTINCT FROM (o.nom, o.prenom)));
   RETURN NULL;
 END $$;
-${statementTrigger('account_names_changed', 'UPDATE', 'account')}
+CREATE TRIGGER account_names_changed AFTER UPDATE ON account
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION account_names_changed();
 
 -- Latest convention date.
 CREATE FUNCTION site_conventions_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -248,7 +264,12 @@ BEGIN
   PERFORM sites_refresh_convention(ARRAY(SELECT site_id FROM old_rows UNION SELECT site_id FROM new_rows));
   RETURN NULL;
 END $$;
-${statementTriggers('site_convention', { INSERT: 'site_conventions_inserted', DELETE: 'site_conventions_deleted', UPDATE: 'site_conventions_updated' })}
+CREATE TRIGGER site_conventions_inserted AFTER INSERT ON site_convention
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION site_conventions_inserted();
+CREATE TRIGGER site_conventions_deleted AFTER DELETE ON site_convention
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION site_conventions_deleted();
+CREATE TRIGGER site_conventions_updated AFTER UPDATE ON site_convention
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION site_conventions_updated();
 
 -- Labels of the types and statuses, copied on the sites when renamed.
 CREATE FUNCTION type_site_libelles_changed() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -258,7 +279,8 @@ BEGIN
     WHERE n.libelle IS DISTINCT FROM o.libelle AND s.type_site_id = n.id AND s.type_libelle IS DISTINCT FROM n.libelle;
   RETURN NULL;
 END $$;
-${statementTrigger('type_site_libelles_changed', 'UPDATE', 'type_site')}
+CREATE TRIGGER type_site_libelles_changed AFTER UPDATE ON type_site
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION type_site_libelles_changed();
 
 CREATE FUNCTION statut_libelles_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -267,5 +289,6 @@ BEGIN
     WHERE n.libelle IS DISTINCT FROM o.libelle AND s.statut_id = n.id AND s.statut_libelle IS DISTINCT FROM n.libelle;
   RETURN NULL;
 END $$;
-${statementTrigger('statut_libelles_changed', 'UPDATE', 'statut')}
+CREATE TRIGGER statut_libelles_changed AFTER UPDATE ON statut
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION statut_libelles_changed();
 `;

@@ -11,7 +11,6 @@
 //   statement-level triggers (one aggregated statement per insert or delete, whatever its
 //   size), so that a list without a date filter never counts the log.
 // - Indexes on the request table's links to interventions (locks and deletes look them up).
-import { statementTrigger, statementTriggers } from './statement-triggers.js';
 
 export const up = `
 ALTER TABLE intervention ADD COLUMN type_bac_id integer, ADD COLUMN numero_bac integer;
@@ -33,7 +32,8 @@ BEGIN
     WHERE i.site_composteur_id = n.id AND (o.type_bac_id, o.numero) IS DISTINCT FROM (n.type_bac_id, n.numero);
   RETURN NULL;
 END $$;
-${statementTrigger('site_composteur_cell_copy', 'UPDATE', 'site_composteur', { oldTable: 'old_cells', newTable: 'new_cells' })}
+CREATE TRIGGER site_composteur_cell_copy AFTER UPDATE ON site_composteur
+  REFERENCING OLD TABLE AS old_cells NEW TABLE AS new_cells FOR EACH STATEMENT EXECUTE FUNCTION site_composteur_cell_copy();
 
 CREATE INDEX intervention_cell_idx ON intervention (site_composteur_id);
 CREATE INDEX intervention_list_date ON intervention (date, id);
@@ -104,13 +104,19 @@ BEGIN
             GROUP BY 1, 2 HAVING sum(d) <> 0) g;
   RETURN NULL;
 END $$;
-${statementTriggers('intervention', { INSERT: 'intervention_count_ins', DELETE: 'intervention_count_del' })}
+CREATE TRIGGER intervention_count_ins AFTER INSERT ON intervention
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_count_ins();
+CREATE TRIGGER intervention_count_del AFTER DELETE ON intervention
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_count_del();
 CREATE FUNCTION intervention_count_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   TRUNCATE intervention_count;
   RETURN NULL;
 END $$;
-${statementTriggers('intervention', { TRUNCATE: 'intervention_count_truncate', UPDATE: 'intervention_count_upd' })}
+CREATE TRIGGER intervention_count_truncate AFTER TRUNCATE ON intervention
+  FOR EACH STATEMENT EXECUTE FUNCTION intervention_count_truncate();
+CREATE TRIGGER intervention_count_upd AFTER UPDATE ON intervention
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_count_upd();
 
 CREATE TABLE intervention_audit (
   id serial PRIMARY KEY,

@@ -16,90 +16,27 @@
 // are removed, so the years list (which walks the network summary's month index) only shows
 // years that have interventions.
 
-import { statementTriggers } from './statement-triggers.js';
+export const up = `
 
-const STRIPES = 16;
-
-/** A summary: its table, key columns, and how each key is computed from a transition table's rows. */
-export interface StatsLevel {
-  table: string;
-  keys: string[];
-  from: string[];
-}
-
-/** Key columns of each summary, as computed from a transition table's rows. */
-export const LEVELS: StatsLevel[] = [
-  { table: 'intervention_stats_mois', keys: ['type_action_id', 'mois', 'site_id', 'intervenant_id'], from: ['type_action_id', 'stats_mois(date)', 'site_id', 'intervenant_id'] },
-  { table: 'intervention_stats_mois_intervenant', keys: ['type_action_id', 'mois', 'intervenant_id'], from: ['type_action_id', 'stats_mois(date)', 'intervenant_id'] },
-  { table: 'intervention_stats_mois_reseau', keys: ['type_action_id', 'mois', 'bande'], from: ['type_action_id', 'stats_mois(date)', `site_id % ${STRIPES}`] },
-];
-
-/**
- * Adds the signed rows of `deltas` (columns type_action_id, date, site_id, intervenant_id,
- * n, q) to every summary, then drops the rows of `touched` (a transition table) that fell to zero.
- */
-export function apply(deltas: string, touched: string | null, levels: StatsLevel[] = LEVELS): string {
-  const parts = levels.map((l) => {
-    const cols = l.keys.join(', ');
-    const groups = l.keys.map((_, i) => i + 1).join(', ');
-    return `  INSERT INTO ${l.table} AS s (${cols}, nb, quantite)
-  SELECT ${l.from.join(', ')}, sum(n)::int, sum(q) FROM (${deltas}) d
-    GROUP BY ${groups} HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY ${groups}
-  ON CONFLICT (${cols}) DO UPDATE SET nb = s.nb + EXCLUDED.nb, quantite = s.quantite + EXCLUDED.quantite;
-${
-  touched
-    ? `  DELETE FROM ${l.table} s USING (SELECT DISTINCT ${l.from.map((f, i) => `${f} AS ${l.keys[i]}`).join(', ')} FROM ${touched}) o
-    WHERE ${l.keys.map((k) => `s.${k} = o.${k}`).join(' AND ')} AND s.nb = 0;
-`
-    : ''
-}`;
-  });
-  return parts.join('');
-}
-
-export const NEW_ROWS = `SELECT type_action_id, date, site_id, intervenant_id, 1 AS n, coalesce(valeur_nombre, 0) AS q FROM new_rows`;
-export const OLD_ROWS = `SELECT type_action_id, date, site_id, intervenant_id, -1 AS n, -coalesce(valeur_nombre, 0) AS q FROM old_rows`;
-
-/**
- * The four trigger functions of this migration, replaced to keep these summary levels (a later
- * migration adding a level): insert, update, delete, and truncate of every level's table.
- */
-export function replaceTriggerFunctions(levels: StatsLevel[]): string {
-  return `CREATE OR REPLACE FUNCTION intervention_stats_insert() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-${apply(NEW_ROWS, null, levels)}  RETURN NULL;
-END $$;
-
-CREATE OR REPLACE FUNCTION intervention_stats_update() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-${apply(`${NEW_ROWS} UNION ALL ${OLD_ROWS}`, 'old_rows', levels)}  RETURN NULL;
-END $$;
-
-CREATE OR REPLACE FUNCTION intervention_stats_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-${apply(OLD_ROWS, 'old_rows', levels)}  RETURN NULL;
-END $$;
-
-CREATE OR REPLACE FUNCTION intervention_stats_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  TRUNCATE ${levels.map((l) => l.table).join(', ')};
-  RETURN NULL;
-END $$;`;
-}
-
-const table = (name: string, keys: string) => `
-CREATE TABLE ${name} (
-  ${keys},
+CREATE TABLE intervention_stats_mois (
+  type_action_id integer NOT NULL, mois date NOT NULL, site_id integer NOT NULL, intervenant_id integer NOT NULL, PRIMARY KEY (type_action_id, mois, site_id, intervenant_id),
   nb integer NOT NULL,
   quantite numeric NOT NULL
-);`;
-
-export const up = `
-${table('intervention_stats_mois', 'type_action_id integer NOT NULL, mois date NOT NULL, site_id integer NOT NULL, intervenant_id integer NOT NULL, PRIMARY KEY (type_action_id, mois, site_id, intervenant_id)')}
+);
 CREATE INDEX intervention_stats_mois_site_idx ON intervention_stats_mois (site_id, mois);
-${table('intervention_stats_mois_intervenant', 'type_action_id integer NOT NULL, mois date NOT NULL, intervenant_id integer NOT NULL, PRIMARY KEY (type_action_id, mois, intervenant_id)')}
+
+CREATE TABLE intervention_stats_mois_intervenant (
+  type_action_id integer NOT NULL, mois date NOT NULL, intervenant_id integer NOT NULL, PRIMARY KEY (type_action_id, mois, intervenant_id),
+  nb integer NOT NULL,
+  quantite numeric NOT NULL
+);
 CREATE INDEX intervention_stats_mois_intervenant_idx ON intervention_stats_mois_intervenant (intervenant_id, mois);
-${table('intervention_stats_mois_reseau', 'type_action_id integer NOT NULL, mois date NOT NULL, bande integer NOT NULL, PRIMARY KEY (type_action_id, mois, bande)')}
+
+CREATE TABLE intervention_stats_mois_reseau (
+  type_action_id integer NOT NULL, mois date NOT NULL, bande integer NOT NULL, PRIMARY KEY (type_action_id, mois, bande),
+  nb integer NOT NULL,
+  quantite numeric NOT NULL
+);
 CREATE INDEX intervention_stats_mois_reseau_mois_idx ON intervention_stats_mois_reseau (mois);
 
 -- The Paris month of an instant: 23:30 UTC on 31 March is April in Paris.
@@ -109,19 +46,67 @@ CREATE FUNCTION stats_mois(timestamptz) RETURNS date
 
 CREATE FUNCTION intervention_stats_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-${apply(NEW_ROWS, null)}  RETURN NULL;
+  INSERT INTO intervention_stats_mois AS s (type_action_id, mois, site_id, intervenant_id, nb, quantite)
+  SELECT type_action_id, stats_mois(date), site_id, intervenant_id, sum(n)::int, sum(q) FROM (SELECT type_action_id, date, site_id, intervenant_id, 1 AS n, coalesce(valeur_nombre, 0) AS q FROM new_rows) d
+    GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2, 3, 4
+  ON CONFLICT (type_action_id, mois, site_id, intervenant_id) DO UPDATE SET nb = s.nb + EXCLUDED.nb, quantite = s.quantite + EXCLUDED.quantite;
+  INSERT INTO intervention_stats_mois_intervenant AS s (type_action_id, mois, intervenant_id, nb, quantite)
+  SELECT type_action_id, stats_mois(date), intervenant_id, sum(n)::int, sum(q) FROM (SELECT type_action_id, date, site_id, intervenant_id, 1 AS n, coalesce(valeur_nombre, 0) AS q FROM new_rows) d
+    GROUP BY 1, 2, 3 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2, 3
+  ON CONFLICT (type_action_id, mois, intervenant_id) DO UPDATE SET nb = s.nb + EXCLUDED.nb, quantite = s.quantite + EXCLUDED.quantite;
+  INSERT INTO intervention_stats_mois_reseau AS s (type_action_id, mois, bande, nb, quantite)
+  SELECT type_action_id, stats_mois(date), site_id % 16, sum(n)::int, sum(q) FROM (SELECT type_action_id, date, site_id, intervenant_id, 1 AS n, coalesce(valeur_nombre, 0) AS q FROM new_rows) d
+    GROUP BY 1, 2, 3 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2, 3
+  ON CONFLICT (type_action_id, mois, bande) DO UPDATE SET nb = s.nb + EXCLUDED.nb, quantite = s.quantite + EXCLUDED.quantite;
+  RETURN NULL;
 END $$;
 
 -- An edit that moves nothing counted (observations, a constant, a text) nets to zero and
 -- writes nothing.
 CREATE FUNCTION intervention_stats_update() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-${apply(`${NEW_ROWS} UNION ALL ${OLD_ROWS}`, 'old_rows')}  RETURN NULL;
+  INSERT INTO intervention_stats_mois AS s (type_action_id, mois, site_id, intervenant_id, nb, quantite)
+  SELECT type_action_id, stats_mois(date), site_id, intervenant_id, sum(n)::int, sum(q) FROM (SELECT type_action_id, date, site_id, intervenant_id, 1 AS n, coalesce(valeur_nombre, 0) AS q FROM new_rows UNION ALL SELECT type_action_id, date, site_id, intervenant_id, -1 AS n, -coalesce(valeur_nombre, 0) AS q FROM old_rows) d
+    GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2, 3, 4
+  ON CONFLICT (type_action_id, mois, site_id, intervenant_id) DO UPDATE SET nb = s.nb + EXCLUDED.nb, quantite = s.quantite + EXCLUDED.quantite;
+  DELETE FROM intervention_stats_mois s USING (SELECT DISTINCT type_action_id AS type_action_id, stats_mois(date) AS mois, site_id AS site_id, intervenant_id AS intervenant_id FROM old_rows) o
+    WHERE s.type_action_id = o.type_action_id AND s.mois = o.mois AND s.site_id = o.site_id AND s.intervenant_id = o.intervenant_id AND s.nb = 0;
+  INSERT INTO intervention_stats_mois_intervenant AS s (type_action_id, mois, intervenant_id, nb, quantite)
+  SELECT type_action_id, stats_mois(date), intervenant_id, sum(n)::int, sum(q) FROM (SELECT type_action_id, date, site_id, intervenant_id, 1 AS n, coalesce(valeur_nombre, 0) AS q FROM new_rows UNION ALL SELECT type_action_id, date, site_id, intervenant_id, -1 AS n, -coalesce(valeur_nombre, 0) AS q FROM old_rows) d
+    GROUP BY 1, 2, 3 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2, 3
+  ON CONFLICT (type_action_id, mois, intervenant_id) DO UPDATE SET nb = s.nb + EXCLUDED.nb, quantite = s.quantite + EXCLUDED.quantite;
+  DELETE FROM intervention_stats_mois_intervenant s USING (SELECT DISTINCT type_action_id AS type_action_id, stats_mois(date) AS mois, intervenant_id AS intervenant_id FROM old_rows) o
+    WHERE s.type_action_id = o.type_action_id AND s.mois = o.mois AND s.intervenant_id = o.intervenant_id AND s.nb = 0;
+  INSERT INTO intervention_stats_mois_reseau AS s (type_action_id, mois, bande, nb, quantite)
+  SELECT type_action_id, stats_mois(date), site_id % 16, sum(n)::int, sum(q) FROM (SELECT type_action_id, date, site_id, intervenant_id, 1 AS n, coalesce(valeur_nombre, 0) AS q FROM new_rows UNION ALL SELECT type_action_id, date, site_id, intervenant_id, -1 AS n, -coalesce(valeur_nombre, 0) AS q FROM old_rows) d
+    GROUP BY 1, 2, 3 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2, 3
+  ON CONFLICT (type_action_id, mois, bande) DO UPDATE SET nb = s.nb + EXCLUDED.nb, quantite = s.quantite + EXCLUDED.quantite;
+  DELETE FROM intervention_stats_mois_reseau s USING (SELECT DISTINCT type_action_id AS type_action_id, stats_mois(date) AS mois, site_id % 16 AS bande FROM old_rows) o
+    WHERE s.type_action_id = o.type_action_id AND s.mois = o.mois AND s.bande = o.bande AND s.nb = 0;
+  RETURN NULL;
 END $$;
 
 CREATE FUNCTION intervention_stats_delete() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-${apply(OLD_ROWS, 'old_rows')}  RETURN NULL;
+  INSERT INTO intervention_stats_mois AS s (type_action_id, mois, site_id, intervenant_id, nb, quantite)
+  SELECT type_action_id, stats_mois(date), site_id, intervenant_id, sum(n)::int, sum(q) FROM (SELECT type_action_id, date, site_id, intervenant_id, -1 AS n, -coalesce(valeur_nombre, 0) AS q FROM old_rows) d
+    GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2, 3, 4
+  ON CONFLICT (type_action_id, mois, site_id, intervenant_id) DO UPDATE SET nb = s.nb + EXCLUDED.nb, quantite = s.quantite + EXCLUDED.quantite;
+  DELETE FROM intervention_stats_mois s USING (SELECT DISTINCT type_action_id AS type_action_id, stats_mois(date) AS mois, site_id AS site_id, intervenant_id AS intervenant_id FROM old_rows) o
+    WHERE s.type_action_id = o.type_action_id AND s.mois = o.mois AND s.site_id = o.site_id AND s.intervenant_id = o.intervenant_id AND s.nb = 0;
+  INSERT INTO intervention_stats_mois_intervenant AS s (type_action_id, mois, intervenant_id, nb, quantite)
+  SELECT type_action_id, stats_mois(date), intervenant_id, sum(n)::int, sum(q) FROM (SELECT type_action_id, date, site_id, intervenant_id, -1 AS n, -coalesce(valeur_nombre, 0) AS q FROM old_rows) d
+    GROUP BY 1, 2, 3 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2, 3
+  ON CONFLICT (type_action_id, mois, intervenant_id) DO UPDATE SET nb = s.nb + EXCLUDED.nb, quantite = s.quantite + EXCLUDED.quantite;
+  DELETE FROM intervention_stats_mois_intervenant s USING (SELECT DISTINCT type_action_id AS type_action_id, stats_mois(date) AS mois, intervenant_id AS intervenant_id FROM old_rows) o
+    WHERE s.type_action_id = o.type_action_id AND s.mois = o.mois AND s.intervenant_id = o.intervenant_id AND s.nb = 0;
+  INSERT INTO intervention_stats_mois_reseau AS s (type_action_id, mois, bande, nb, quantite)
+  SELECT type_action_id, stats_mois(date), site_id % 16, sum(n)::int, sum(q) FROM (SELECT type_action_id, date, site_id, intervenant_id, -1 AS n, -coalesce(valeur_nombre, 0) AS q FROM old_rows) d
+    GROUP BY 1, 2, 3 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2, 3
+  ON CONFLICT (type_action_id, mois, bande) DO UPDATE SET nb = s.nb + EXCLUDED.nb, quantite = s.quantite + EXCLUDED.quantite;
+  DELETE FROM intervention_stats_mois_reseau s USING (SELECT DISTINCT type_action_id AS type_action_id, stats_mois(date) AS mois, site_id % 16 AS bande FROM old_rows) o
+    WHERE s.type_action_id = o.type_action_id AND s.mois = o.mois AND s.bande = o.bande AND s.nb = 0;
+  RETURN NULL;
 END $$;
 
 CREATE FUNCTION intervention_stats_truncate() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -130,12 +115,14 @@ BEGIN
   RETURN NULL;
 END $$;
 
-${statementTriggers('intervention', {
-  INSERT: 'intervention_stats_insert',
-  UPDATE: 'intervention_stats_update',
-  DELETE: 'intervention_stats_delete',
-  TRUNCATE: 'intervention_stats_truncate',
-})}
+CREATE TRIGGER intervention_stats_insert AFTER INSERT ON intervention
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_stats_insert();
+CREATE TRIGGER intervention_stats_update AFTER UPDATE ON intervention
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_stats_update();
+CREATE TRIGGER intervention_stats_delete AFTER DELETE ON intervention
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_stats_delete();
+CREATE TRIGGER intervention_stats_truncate AFTER TRUNCATE ON intervention
+  FOR EACH STATEMENT EXECUTE FUNCTION intervention_stats_truncate();
 
 -- Backfill of an existing log: the detail first, the two coarser levels from it.
 INSERT INTO intervention_stats_mois (type_action_id, mois, site_id, intervenant_id, nb, quantite)
@@ -144,5 +131,5 @@ SELECT type_action_id, stats_mois(date), site_id, intervenant_id, count(*)::int,
 INSERT INTO intervention_stats_mois_intervenant (type_action_id, mois, intervenant_id, nb, quantite)
 SELECT type_action_id, mois, intervenant_id, sum(nb)::int, sum(quantite) FROM intervention_stats_mois GROUP BY 1, 2, 3;
 INSERT INTO intervention_stats_mois_reseau (type_action_id, mois, bande, nb, quantite)
-SELECT type_action_id, mois, site_id % ${STRIPES}, sum(nb)::int, sum(quantite) FROM intervention_stats_mois GROUP BY 1, 2, 3;
+SELECT type_action_id, mois, site_id % 16, sum(nb)::int, sum(quantite) FROM intervention_stats_mois GROUP BY 1, 2, 3;
 `;

@@ -4,7 +4,6 @@
 // on commit (and never for a transaction rolled back) to every connection listening on the
 // channel (db/notifications.ts). Statement-level, so a bulk change costs one notification, and
 // identical notifications of one transaction are folded into one by PostgreSQL.
-import { statementTrigger } from './statement-triggers.js';
 
 export const up = `
 CREATE OR REPLACE FUNCTION compost_auth_changed() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -23,7 +22,8 @@ BEGIN
 END $$;
 
 DROP TRIGGER IF EXISTS session_auth_gone ON session;
-${statementTrigger('session_auth_gone', 'DELETE', 'session', { oldTable: 'gone', fn: 'compost_auth_sessions_gone' })}
+CREATE TRIGGER session_auth_gone AFTER DELETE ON session
+  REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION compost_auth_sessions_gone();
 -- Pushing a session's expiry (hourly while it is used) keeps what a cache holds right; cutting
 -- it short or moving it to another account does not.
 DROP TRIGGER IF EXISTS session_auth_changed ON session;

@@ -9,8 +9,6 @@
 // - demande_pending_site_idx, demande_pending_echeance_idx: the pending requests (of a site) by
 //   due date, for the board: sorted by site it walks them site by site, sorted by due date it
 //   walks the pending requests only (requests.repository.ts).
-import { PENDING_STATUTS } from '../../../shared/domain.js';
-import { statementTriggers } from './statement-triggers.js';
 
 export const up = `
 CREATE TABLE demande_intervention_count (
@@ -65,13 +63,15 @@ BEGIN
   TRUNCATE demande_intervention_count;
   RETURN NULL;
 END $$;
-${statementTriggers('demande_intervention', {
-  INSERT: 'demande_intervention_count_ins',
-  DELETE: 'demande_intervention_count_del',
-  UPDATE: 'demande_intervention_count_upd',
-  TRUNCATE: 'demande_intervention_count_truncate',
-})}
+CREATE TRIGGER demande_intervention_count_ins AFTER INSERT ON demande_intervention
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION demande_intervention_count_ins();
+CREATE TRIGGER demande_intervention_count_del AFTER DELETE ON demande_intervention
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION demande_intervention_count_del();
+CREATE TRIGGER demande_intervention_count_upd AFTER UPDATE ON demande_intervention
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION demande_intervention_count_upd();
+CREATE TRIGGER demande_intervention_count_truncate AFTER TRUNCATE ON demande_intervention
+  FOR EACH STATEMENT EXECUTE FUNCTION demande_intervention_count_truncate();
 
-CREATE INDEX demande_pending_site_idx ON demande_intervention (site_id, date_echeance, id) WHERE statut_id IN (${PENDING_STATUTS.join(', ')});
-CREATE INDEX demande_pending_echeance_idx ON demande_intervention (date_echeance, id) WHERE statut_id IN (${PENDING_STATUTS.join(', ')});
+CREATE INDEX demande_pending_site_idx ON demande_intervention (site_id, date_echeance, id) WHERE statut_id IN (3, 4);
+CREATE INDEX demande_pending_echeance_idx ON demande_intervention (date_echeance, id) WHERE statut_id IN (3, 4);
 `;

@@ -5,7 +5,6 @@
 // Spread over 16 stripes (bande = site_id % 16), like the interventions' network summaries, so
 // that requests raised at the same time on different sites rarely wait on the same row; a month
 // holds at most 16 rows. Kept by statement-level triggers: one grouped upsert per statement.
-import { statementTriggers } from './statement-triggers.js';
 
 export const up = `
 CREATE TABLE demande_intervention_mois (
@@ -54,10 +53,12 @@ BEGIN
   TRUNCATE demande_intervention_mois;
   RETURN NULL;
 END $$;
-${statementTriggers('demande_intervention', {
-  INSERT: 'demande_intervention_mois_ins',
-  DELETE: 'demande_intervention_mois_del',
-  UPDATE: 'demande_intervention_mois_upd',
-  TRUNCATE: 'demande_intervention_mois_truncate',
-})}
+CREATE TRIGGER demande_intervention_mois_ins AFTER INSERT ON demande_intervention
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION demande_intervention_mois_ins();
+CREATE TRIGGER demande_intervention_mois_del AFTER DELETE ON demande_intervention
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION demande_intervention_mois_del();
+CREATE TRIGGER demande_intervention_mois_upd AFTER UPDATE ON demande_intervention
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION demande_intervention_mois_upd();
+CREATE TRIGGER demande_intervention_mois_truncate AFTER TRUNCATE ON demande_intervention
+  FOR EACH STATEMENT EXECUTE FUNCTION demande_intervention_mois_truncate();
 `;
