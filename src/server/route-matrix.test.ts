@@ -164,6 +164,9 @@ const MATRIX: Record<string, Row> = {
   'POST /api/admin/alerte/run': row(ONLY_ADMIN),
   'GET /api/alerte/preferences': row(['referent', 'provider', 'ROLE_ADMIN']),
   'PUT /api/alerte/preferences': row(['referent', 'provider', 'ROLE_ADMIN']),
+  // The digests' one-click unsubscribe link: no login, the signed token is the proof.
+  'GET /api/alerte/desabonnement/:token': row(EVERYONE),
+  'POST /api/alerte/desabonnement/:token': row(EVERYONE),
   'GET /api/admin/rapport/get/by/annee': row(SITE_MANAGERS),
   'GET /api/admin/rapport/export': row(SITE_MANAGERS),
   // The API description: public.

@@ -13,6 +13,7 @@ export const ALERT_KINDS = [
   'temperature_low',
   'site_idle',
   'intake_high',
+  'public_reports',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -24,6 +25,7 @@ export const ALERT_LABELS: Readonly<Record<AlertKind, string>> = {
   temperature_low: 'Température trop basse',
   site_idle: 'Site sans intervention',
   intake_high: 'Apports trop importants',
+  public_reports: 'Signalements répétés',
 };
 
 /** The kinds about intervention requests: what providers receive. */
@@ -34,6 +36,10 @@ export const DUE_SOON_DAYS = 3;
 
 /** Window over which a site's weekly intake is averaged (transfers come every few weeks, not weekly). */
 export const INTAKE_WINDOW_WEEKS = 4;
+
+/** A site with at least this many public reports over the last REPORTS_WINDOW_DAYS days raises 'Signalements répétés'. */
+export const REPORTS_ALERT_MIN = 3;
+export const REPORTS_WINDOW_DAYS = 7;
 
 export const ALERT_MESSAGES = {
   temperature: 'Une température entre -20 et 90 °C, au dixième de degré',

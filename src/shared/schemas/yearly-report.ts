@@ -57,6 +57,8 @@ export const reportFiguresSchema = z.object({
   sitesAvecInterventions: z.number(),
   /** Active referents of the active sites. */
   referents: z.number(),
+  /** Reports sent from the sites' public pages in the year (each report row counts once). */
+  signalements: z.number(),
 });
 export type ReportFigures = z.infer<typeof reportFiguresSchema>;
 

@@ -1,6 +1,7 @@
 // SQL of the site follow-up alerts: the thresholds, what each kind looks at (requests, the
-// latest reading of each cell, each site's latest intervention, each site's recent transfers),
-// opening and closing alerts, the list a person sees, preferences and the daily digests.
+// latest reading of each cell, each site's latest intervention, each site's recent transfers and
+// public reports), opening and closing alerts, the list a person sees, preferences, the daily
+// digests and the key their unsubscribe links are signed with.
 // Every instant the job compares with is the `now` it is given, never the database's now(),
 // so a run is reproducible (and testable with a fixed clock).
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
@@ -53,6 +54,8 @@ export interface CellReadingRow {
   typeBac: string;
   /** When the site started: a cell of a site installed since fewer days than the threshold is not "without reading". */
   siteStart: Date;
+  /** When the site's follow-up in the app began: the later of its installation and its creation in the app. */
+  followedSince: Date;
   lastDate: Date | null;
   lastValue: number | null;
 }
@@ -61,6 +64,11 @@ export interface SiteActivityRow {
   siteId: number;
   siteStart: Date;
   lastDate: Date | null;
+}
+
+export interface SiteReportsRow {
+  siteId: number;
+  nb: number;
 }
 
 export interface SiteIntakeRow {
@@ -88,12 +96,15 @@ export interface DigestLine {
   nom: string;
   prenom: string | null;
   roles: string[];
+  /** The line's oldest alert (lines are taken oldest first). */
   alerteId: number;
   kind: AlertKind;
   siteId: number;
   site: string;
   code: string;
   ville: string;
+  /** How many of the person's new alerts the line stands for, and the oldest one's message. */
+  nb: number;
   message: string;
   /** How many new alerts the person has in all, and the newest one's id. */
   total: number;
@@ -209,6 +220,7 @@ export function createAlertsRepository(db: Db) {
       const r = await sql<CellReadingRow>`
         SELECT sc.id AS "cellId", sc.site_id AS "siteId", sc.numero, tb.libelle AS "typeBac",
                coalesce(s.date_implantation, s.created_at) AS "siteStart",
+               greatest(s.created_at, s.date_implantation) AS "followedSince",
                last.date AS "lastDate", last.valeur::float8 AS "lastValue"
           FROM site_composteur sc
           JOIN site s ON s.id = sc.site_id
@@ -218,7 +230,12 @@ export function createAlertsRepository(db: Db) {
              WHERE i.site_composteur_id = sc.id AND i.type_action_id = ${TEMPERATURE} AND i.date <= ${now}
              ORDER BY i.date DESC, i.id DESC LIMIT 1) last ON true
          WHERE sc.actif AND sc.type_bac_id IN (${READ_CELLS}) AND s.statut_id = ${ACTIF}`.execute(db);
-      return r.rows.map((x) => ({ ...x, siteStart: new Date(x.siteStart), lastDate: x.lastDate === null ? null : new Date(x.lastDate) }));
+      return r.rows.map((x) => ({
+        ...x,
+        siteStart: new Date(x.siteStart),
+        followedSince: new Date(x.followedSince),
+        lastDate: x.lastDate === null ? null : new Date(x.lastDate),
+      }));
     },
 
     /** Every active site with the date of its latest intervention up to now. */
@@ -245,6 +262,21 @@ export function createAlertsRepository(db: Db) {
          WHERE i.type_action_id = ${TRANSFER} AND i.date > ${from} AND i.date <= ${now}
          GROUP BY i.site_id
         HAVING sum(i.valeur_nombre) * ${density}::numeric / ${windowWeeks}::int * 100 > ${s.limiteHebdoKg}::int * ${s.pourcentageApport}::int`.execute(db);
+      return r.rows;
+    },
+
+    /**
+     * Active sites with at least `min` reports from their public page sent in the `days` days
+     * up to now. Each report row counts once, whatever it holds.
+     */
+    async sitesWithReports(now: Date, days: number, min: number): Promise<SiteReportsRow[]> {
+      const from = new Date(now.getTime() - days * DAY_MS);
+      const r = await sql<SiteReportsRow>`
+        SELECT r.site_id AS "siteId", count(*)::int AS nb
+          FROM signalement_public r JOIN site s ON s.id = r.site_id AND s.statut_id = ${ACTIF}
+         WHERE r.created_at > ${from} AND r.created_at <= ${now}
+         GROUP BY r.site_id
+        HAVING count(*) >= ${min}::int`.execute(db);
       return r.rows;
     },
 
@@ -334,7 +366,8 @@ export function createAlertsRepository(db: Db) {
      * For each active person who gets no digest yet on `jour`: the open alerts they have not been
      * told about (newer than their last digest's last alert), within what their roles give them
      * (administrators: all; providers: requests; referents: their sites), less the kinds they
-     * turned off. At most `perPerson` lines each, the oldest first; `total` and `maxId` count all.
+     * turned off, as one line per site and kind with its count. At most `perPerson` lines each,
+     * the oldest first; `total` and `maxId` count all.
      * Administrators and providers are read one by one (each a short walk of the open alerts);
      * referents as one set, from their sites' alerts, never by pairing every person with every
      * alert.
@@ -371,14 +404,15 @@ export function createAlertsRepository(db: Db) {
                 SELECT count(*)::int AS total, max(al.id) AS "maxId" FROM alerte al
                  WHERE al.closed_at IS NULL AND al.id > g.seen AND al.kind <> ALL(g.off) ${kinds}) c
               CROSS JOIN LATERAL (
-                SELECT al.id, al.kind, al.site_id, coalesce(s.nom, s.code) AS site, s.code, s.ville, al.message
-                  FROM alerte al JOIN site s ON s.id = al.site_id
+                SELECT min(al.id) AS id, al.kind, al.site_id, count(*)::int AS nb, (array_agg(al.message ORDER BY al.id))[1] AS message
+                  FROM alerte al
                  WHERE al.closed_at IS NULL AND al.id > g.seen AND al.kind <> ALL(g.off) ${kinds}
-                 ORDER BY al.id LIMIT ${perPerson}) l
+                 GROUP BY al.site_id, al.kind
+                 ORDER BY min(al.id) LIMIT ${perPerson}) l
           )
           SELECT p.id AS "accountId", p.email, p.nom, p.prenom, p.roles, l.total, l."maxId",
-                 l.id AS "alerteId", l.kind, l.site_id AS "siteId", l.site, l.code, l.ville, l.message
-            FROM people p JOIN lines l ON l.seen = p.seen AND l.off = p.off
+                 l.id AS "alerteId", l.kind, l.site_id AS "siteId", coalesce(s.nom, s.code) AS site, s.code, s.ville, l.nb, l.message
+            FROM people p JOIN lines l ON l.seen = p.seen AND l.off = p.off JOIN site s ON s.id = l.site_id
            ORDER BY p.id, l.id`.execute(db);
         return r.rows;
       };
@@ -395,17 +429,22 @@ export function createAlertsRepository(db: Db) {
           SELECT p.id, al.id
             FROM people p JOIN alerte al ON al.closed_at IS NULL AND al.kind IN (${sql.join(REQUEST_ALERT_KINDS)}) AND al.id > p.seen
            WHERE 'ROLE_PRESTATAIRE' = ANY(p.roles)
-        ), ranked AS (
-          SELECT p.id AS "accountId", p.email, p.nom, p.prenom, p.roles, al.id AS "alerteId", al.kind, al.site_id AS "siteId",
-                 coalesce(s.nom, s.code) AS site, s.code, s.ville, al.message,
-                 count(*) OVER w AS total, max(al.id) OVER w AS "maxId",
-                 row_number() OVER (PARTITION BY p.id ORDER BY al.id) AS rn
-            FROM pairs t JOIN people p ON p.id = t.account_id JOIN alerte al ON al.id = t.alerte_id JOIN site s ON s.id = al.site_id
+        ), grouped AS (
+          SELECT t.account_id, al.site_id, al.kind, count(*)::int AS nb, min(al.id) AS first_id, max(al.id) AS last_id,
+                 (array_agg(al.message ORDER BY al.id))[1] AS message
+            FROM pairs t JOIN people p ON p.id = t.account_id JOIN alerte al ON al.id = t.alerte_id
            WHERE al.kind <> ALL(p.off)
-          WINDOW w AS (PARTITION BY p.id)
+           GROUP BY t.account_id, al.site_id, al.kind
+        ), ranked AS (
+          SELECT g.*, sum(g.nb) OVER w AS total, max(g.last_id) OVER w AS "maxId",
+                 row_number() OVER (PARTITION BY g.account_id ORDER BY g.first_id) AS rn
+            FROM grouped g
+          WINDOW w AS (PARTITION BY g.account_id)
         )
-        SELECT "accountId", email, nom, prenom, roles, "alerteId", kind, "siteId", site, code, ville, message, total::int AS total, "maxId"
-          FROM ranked WHERE rn <= ${perPerson}
+        SELECT p.id AS "accountId", p.email, p.nom, p.prenom, p.roles, r.first_id AS "alerteId", r.kind, r.site_id AS "siteId",
+               coalesce(s.nom, s.code) AS site, s.code, s.ville, r.nb, r.message, r.total::int AS total, r."maxId"
+          FROM ranked r JOIN people p ON p.id = r.account_id JOIN site s ON s.id = r.site_id
+         WHERE r.rn <= ${perPerson}
          ORDER BY "accountId", "alerteId"`.execute(db);
       return [...(await walk('admin')), ...(await walk('provider')), ...referents.rows];
     },
@@ -428,6 +467,17 @@ export function createAlertsRepository(db: Db) {
         ON CONFLICT (account_id, jour) DO NOTHING
         RETURNING account_id`.execute(db);
       return new Set(r.rows.map((x) => x.account_id));
+    },
+
+    /** The key the unsubscribe links are signed with (migration 027). */
+    async unsubscribeKey(): Promise<string> {
+      const r = await sql<{ secret: string }>`SELECT secret FROM alerte_cle WHERE id = 1`.execute(db);
+      return r.rows[0].secret;
+    },
+
+    /** Whether an account exists (an unsubscribe link may outlive its account). */
+    async accountExists(id: number): Promise<boolean> {
+      return (await db.selectFrom('account').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
     },
 
     /** Gives a claim back when its e-mail could not leave, so that the next run tries again. */

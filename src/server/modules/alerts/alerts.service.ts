@@ -5,7 +5,8 @@
 // A scheduled run is skipped when a run already started after its scheduled time, or when the
 // feature did not exist yet at that time (a fresh installation has no missed day). Then each
 // person with new alerts gets one digest a day: the (person, day) row is claimed before the
-// e-mail leaves, so a second run, in this process or another, sends nothing twice.
+// e-mail leaves, so a second run, in this process or another, sends nothing twice. Each digest
+// carries its person's one-click unsubscribe link (alerts.unsubscribe.ts).
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.js';
 import type { Mailer } from '../../mailer.js';
@@ -18,6 +19,8 @@ import {
   ALERT_LABELS,
   ALERT_MESSAGES,
   INTAKE_WINDOW_WEEKS,
+  REPORTS_ALERT_MIN,
+  REPORTS_WINDOW_DAYS,
   REQUEST_ALERT_KINDS,
   type AlertKind,
   type AlertList,
@@ -27,8 +30,15 @@ import {
 } from '../../../shared/schemas/alerts.js';
 import { createAlertsRepository, type AlertScope, type AlertsRepository, type NewAlert } from './alerts.repository.js';
 import { digestMail, DIGEST_MAX_LINES } from './alerts.mails.js';
+import { UNSUBSCRIBE_PATH, unsubscribeAccount, unsubscribeToken } from './alerts.unsubscribe.js';
 
 const DAY_MS = 24 * 3600 * 1000;
+/**
+ * A cell never read is "without reading" only once its site has been followed in the app for
+ * this many days: a programme that starts (or imports its sites) does not get an alert for every
+ * bin on its first morning.
+ */
+export const FIRST_READING_GRACE_DAYS = 30;
 const number = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 });
 const whole = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 0 });
 
@@ -52,6 +62,7 @@ export function alertLink(kind: AlertKind, siteId: number, roles: readonly strin
   const fallback = `/admin/alertes?site=${siteId}`;
   if (REQUEST_ALERT_KINDS.includes(kind)) return can(roles, 'request.manage') ? '/admin/demande/intervention/list' : fallback;
   if (kind === 'intake_high') return can(roles, 'site.manage') ? '/admin/site' : fallback;
+  if (kind === 'public_reports') return can(roles, 'signalement.handle') ? '/admin/signalements' : fallback;
   // Readings and interventions are recorded on the site sheet.
   return can(roles, 'intervention.add') ? `/admin/fiche/site/${siteId}` : fallback;
 }
@@ -90,9 +101,10 @@ async function currentCauses(repo: AlertsRepository, s: AlertSettings, now: Date
   }
 
   const readingCutoff = now.getTime() - s.joursSansReleve * DAY_MS;
+  const graceCutoff = now.getTime() - FIRST_READING_GRACE_DAYS * DAY_MS;
   for (const c of await repo.cellReadings(now)) {
     const base = { objetId: c.cellId, siteId: c.siteId, cellId: c.cellId, demandeId: null };
-    const stale = c.lastDate === null || c.lastDate.getTime() <= readingCutoff;
+    const stale = c.lastDate === null ? c.followedSince.getTime() <= graceCutoff : c.lastDate.getTime() <= readingCutoff;
     if (stale && c.siteStart.getTime() <= readingCutoff) {
       add({
         ...base,
@@ -140,7 +152,22 @@ async function currentCauses(repo: AlertsRepository, s: AlertSettings, now: Date
         `à ${number.format(s.densiteKgParLitre)} kg/L), soit ${whole.format(share)} % de la limite de ${whole.format(s.limiteHebdoKg)} kg`,
     });
   }
+  for (const site of await repo.sitesWithReports(now, REPORTS_WINDOW_DAYS, REPORTS_ALERT_MIN)) {
+    add({
+      kind: 'public_reports',
+      objetId: site.siteId,
+      siteId: site.siteId,
+      cellId: null,
+      demandeId: null,
+      message: `${site.nb} signalements reçus de la page publique en ${REPORTS_WINDOW_DAYS} jours (seuil : ${REPORTS_ALERT_MIN})`,
+    });
+  }
   return causes;
+}
+
+/** The one-click unsubscribe URL of a person's digests. */
+export function unsubscribeUrl(publicUrl: string, key: string, accountId: number): string {
+  return `${publicUrl}${UNSUBSCRIBE_PATH}/${unsubscribeToken(key, accountId)}`;
 }
 
 /** The daily job and what the routes and the command line call. */
@@ -153,6 +180,7 @@ export function createAlertsJob(deps: AlertsJobDeps) {
     const byPerson = new Map<number, typeof lines>();
     for (const l of lines) byPerson.set(l.accountId, [...(byPerson.get(l.accountId) ?? []), l]);
     let sent = 0;
+    const key = byPerson.size > 0 ? await repo.unsubscribeKey() : '';
     const collator = new Intl.Collator('fr', { numeric: true });
     const claimed = await repo.claimDigests(
       jour,
@@ -162,7 +190,7 @@ export function createAlertsJob(deps: AlertsJobDeps) {
     for (const [accountId, own] of byPerson) {
       if (!claimed.has(accountId)) continue;
       const first = own[0];
-      // Grouped by site in the e-mail: sites by name, each one's alerts oldest first.
+      // Grouped by site in the e-mail: sites by name, each one's lines oldest first.
       own.sort((x, y) => collator.compare(x.site, y.site) || x.siteId - y.siteId || x.alerteId - y.alerteId);
       const mail = digestMail({
         appName: deps.config.APP_NAME,
@@ -175,12 +203,13 @@ export function createAlertsJob(deps: AlertsJobDeps) {
         lines: own.map((l) => ({
           siteId: l.siteId,
           site: l.site,
-          code: l.code,
-          ville: l.ville,
+          kind: l.kind,
           libelle: ALERT_LABELS[l.kind],
+          nb: l.nb,
           message: l.message,
           path: alertLink(l.kind, l.siteId, l.roles),
         })),
+        unsubscribeUrl: unsubscribeUrl(deps.config.publicUrl, key, accountId),
       });
       try {
         await deps.mailer.send(mail);
@@ -286,6 +315,20 @@ export function createAlertsService(db: Db) {
       const recues = receivableKinds(user.roles);
       const off = new Set(await repo.optedOut(user.id));
       return { recues, desactivees: recues.filter((k) => off.has(k)) };
+    },
+
+    /**
+     * The account a one-click unsubscribe token names, or null for a token not made by this
+     * server (forged, altered, from another installation) or whose account is gone.
+     */
+    async unsubscribeAccount(token: string): Promise<number | null> {
+      const accountId = unsubscribeAccount(await repo.unsubscribeKey(), token);
+      return accountId !== null && (await repo.accountExists(accountId)) ? accountId : null;
+    },
+
+    /** One-click unsubscribe: every kind off, so no digest leaves for the person any more. */
+    async unsubscribe(accountId: number) {
+      await repo.setOptedOut(accountId, ALERT_KINDS);
     },
 
     async savePreferences(user: CurrentUser, desactivees: readonly AlertKind[]) {

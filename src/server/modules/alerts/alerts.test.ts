@@ -1,20 +1,23 @@
 // The site follow-up alerts through the API, with a fixed clock: each kind opens once for its
 // cause, is not reopened by the next run and closes by itself when the cause goes; the digest
-// goes once a person and day; the daily run happens once per scheduled time, whatever the
-// number of processes (PostgreSQL); the thresholds and preferences refuse bad input.
+// goes once a person and day, one line per site and kind, with a one-click unsubscribe link that
+// needs no login; the daily run happens once per scheduled time, whatever the number of
+// processes (PostgreSQL); the thresholds and preferences refuse bad input.
 import crypto from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { TEST_DRIVERS, createAccount, createTestApp, loggedAs, openTestDatabase } from '../../../../tests/helpers/test-app.js';
+import { TEST_DRIVERS, createAccount, createTestApp, loggedAs, login, openTestDatabase } from '../../../../tests/helpers/test-app.js';
 import { openPostgres } from '../../db/client.js';
 import { createMemoryMailer } from '../../mailer.js';
 import { createCell, createEquippedSite, createPendingDemande } from '../field-entry/test-factories.js';
 import { createAlertsJob } from './alerts.service.js';
 import { lastSlot, nextSlot, startAlertScheduler } from './alerts.scheduler.js';
 import { digestMail } from './alerts.mails.js';
+import { unsubscribeToken } from './alerts.unsubscribe.js';
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;
 type Logged = Awaited<ReturnType<typeof loggedAs>>;
-type Row = { id: number; kind: string; idSite: number; idCellule: number | null; cellule: number | null; idDemande: number | null; message: string; acquittee: boolean; lien: string; dateOuverture: string };
+type Row = { id: number; kind: string; libelle: string; idSite: number; idCellule: number | null; cellule: number | null; idDemande: number | null; message: string; acquittee: boolean; lien: string; dateOuverture: string };
 
 const DAY_MS = 24 * 3600 * 1000;
 /** 06:30 in Paris (UTC+1 in March 2030): the default ALERTS_AT of that day. */
@@ -37,9 +40,18 @@ describe('scheduled times in Paris', () => {
 });
 
 describe('the digest e-mail', () => {
-  const line = (siteId: number, site: string, message: string) => ({ siteId, site, code: `C${siteId}`, ville: 'Brest', libelle: 'Demande en retard', message, path: `/admin/fiche/site/${siteId}` });
+  const line = (siteId: number, site: string, kind: 'request_overdue' | 'no_reading' | 'site_idle', nb: number, message: string) => ({
+    siteId,
+    site,
+    kind,
+    libelle: { request_overdue: 'Demande en retard', no_reading: 'Température non relevée', site_idle: 'Site sans intervention' }[kind],
+    nb,
+    message,
+    path: `/admin/fiche/site/${siteId}`,
+  });
 
-  it('groups the lines under their site once, escapes the HTML, and sends to the Alertes page what does not fit', () => {
+  it('says one line per site and kind, a count when several cells or requests share it, escapes the HTML, and sends to the Alertes page what does not fit', () => {
+    const unsubscribeUrl = 'https://compost.example.fr/api/alerte/desabonnement/12.abc';
     const mail = digestMail({
       appName: 'Compost',
       publicUrl: 'https://compost.example.fr',
@@ -48,16 +60,29 @@ describe('the digest e-mail', () => {
       prenom: 'Léa',
       day: T0,
       total: 130,
-      lines: [line(1, 'Jardin', 'A <b>x</b>'), line(1, 'Jardin', 'B'), line(2, 'Square', 'C')],
+      lines: [line(1, 'Jardin', 'request_overdue', 1, 'A <b>x</b>'), line(1, 'Jardin', 'no_reading', 3, 'B'), line(2, 'Square', 'request_overdue', 2, 'C'), line(2, 'Square', 'site_idle', 1, 'D')],
+      unsubscribeUrl,
     });
     expect(mail.subject).toBe('[Compost] 130 nouvelles alertes');
     expect(mail.text).toContain('130 nouvelles alertes concernent les sites que vous suivez (15/03/2030) :');
-    expect(mail.text.split('Jardin (C1, Brest)')).toHaveLength(2);
-    expect(mail.text).toContain('Jardin (C1, Brest)\n- Demande en retard : A <b>x</b>\n  https://compost.example.fr/admin/fiche/site/1\n- Demande en retard : B');
-    expect(mail.text).toContain('127 autres alertes sont sur la page Alertes : https://compost.example.fr/admin/alertes');
+    expect(mail.text).toContain(
+      [
+        '- Jardin — Demande en retard : A <b>x</b>',
+        '  https://compost.example.fr/admin/fiche/site/1',
+        '- Jardin — Température non relevée : 3 cellules',
+        '  https://compost.example.fr/admin/fiche/site/1',
+        '- Square — Demande en retard : 2 demandes',
+        '  https://compost.example.fr/admin/fiche/site/2',
+        '- Square — Site sans intervention : D',
+      ].join('\n'),
+    );
+    // 130 alerts, 7 of them on these lines.
+    expect(mail.text).toContain('123 autres alertes sont sur la page Alertes : https://compost.example.fr/admin/alertes');
+    expect(mail.text).toContain(`Pour ne plus recevoir ce résumé : ${unsubscribeUrl}`);
     expect(mail.html).toContain('A &lt;b&gt;x&lt;/b&gt;');
     expect(mail.html).not.toContain('<b>x</b>');
-    expect(mail.headers).toEqual({ 'List-Unsubscribe': '<https://compost.example.fr/admin/alertes/preferences>' });
+    expect(mail.html).toContain(`<a href="${unsubscribeUrl}">Ne plus recevoir ce résumé</a>`);
+    expect(mail.headers).toEqual({ 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' });
   });
 });
 
@@ -426,8 +451,8 @@ describe.each(TEST_DRIVERS)('site follow-up alerts (%s)', (driver) => {
       await ctx.db.updateTable('demande_intervention').set({ statut_id: 6 }).where('statut_id', 'in', [3, 4]).execute();
       ctx.mailer.sent.length = 0;
 
-      const mine = await equippedSite({ referents: [referent.id] });
-      const other = await equippedSite({ referents: [otherReferent.id] });
+      const mine = await equippedSite({ referents: [referent.id], nom: 'Jardin du Tertre' });
+      const other = await equippedSite({ referents: [otherReferent.id], nom: 'Square Wilson' });
       for (const s of [mine, other]) for (const cell of [s.apport, s.maturation]) await log(s.id, cell, 6, new Date(day.getTime() - 3600_000), 40);
       await log(mine.id, mine.maturation, 6, new Date(day.getTime() - 1800_000), 85);
       const demande = await createPendingDemande(ctx.db, other.id, other.apport, 14);
@@ -442,15 +467,16 @@ describe.each(TEST_DRIVERS)('site follow-up alerts (%s)', (driver) => {
       expect(adminMail).toHaveLength(1);
       expect(adminMail[0].subject).toBe('[Compost test] 2 nouvelles alertes');
       expect(adminMail[0].text).toContain('Bonjour Alice DURAND,');
-      expect(adminMail[0].text).toContain(`- Température trop haute : 85 °C relevés le`);
+      expect(adminMail[0].text).toContain(`- Jardin du Tertre — Température trop haute : 85 °C relevés le`);
       expect(adminMail[0].text).toContain(`http://localhost:3000/admin/fiche/site/${mine.id}`);
-      expect(adminMail[0].text).toContain('- Demande en retard : Réparation effectuée à faire sur la cellule n°1');
+      expect(adminMail[0].text).toContain(`- Square Wilson — Demande en retard : Réparation effectuée à faire sur la cellule n°1`);
       expect(adminMail[0].text).toContain('http://localhost:3000/admin/demande/intervention/list');
       expect(adminMail[0].text).toContain('http://localhost:3000/admin/alertes/preferences');
-      expect(adminMail[0].html).toContain('<h3>Site test');
-      expect((adminMail[0] as { headers?: Record<string, string> }).headers).toEqual({ 'List-Unsubscribe': '<http://localhost:3000/admin/alertes/preferences>' });
-      // Sites are grouped: each site's heading comes once, before its lines.
-      expect(adminMail[0].text.indexOf(`(${mine.code}, Brest)`)).toBeGreaterThan(0);
+      expect(adminMail[0].html).toContain(`<strong>Jardin du Tertre</strong>`);
+      expect(adminMail[0].headers).toEqual({
+        'List-Unsubscribe': expect.stringMatching(new RegExp(`^<http://localhost:3000/api/alerte/desabonnement/${admin.id}\\.[A-Za-z0-9_-]{43}>$`)),
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      });
       // The referent of the hot site gets its alert only; the provider the request only; the
       // other referent turned requests off and has nothing else.
       expect(to(referent.email).map((m) => m.subject)).toEqual(['[Compost test] 1 nouvelle alerte']);
@@ -527,6 +553,143 @@ describe.each(TEST_DRIVERS)('site follow-up alerts (%s)', (driver) => {
       expect(runs.map((r) => r.trigger)).toEqual(['schedule']);
     });
 
+  });
+
+  // After the daily run's days (a run there would count as that day's), within the sessions' 60 days.
+  describe('first readings, public reports and unsubscribing', () => {
+    /** A day of its own: every site of the earlier tests left aside and their alerts closed. */
+    async function freshDay(day: Date) {
+      setClock(day);
+      // Signed in again today: the sessions of the first tests are too old by now.
+      admin.cookie = await login(ctx.app, admin.login);
+      await ctx.db.updateTable('site').set({ statut_id: 2 }).where('statut_id', '=', 1).execute();
+      await ctx.db.updateTable('demande_intervention').set({ statut_id: 6 }).where('statut_id', 'in', [3, 4]).execute();
+      await run();
+      ctx.mailer.sent.length = 0;
+    }
+    const noReading = async (siteId: number) =>
+      (await ofSite(siteId))
+        .filter((r) => r.kind === 'no_reading')
+        .map((r) => r.idCellule)
+        .sort((x, y) => x! - y!);
+
+    it('counts a never-read cell as without reading once its site has been in the app for 30 days, and tells several such cells of a site on one line', async () => {
+      const day = new Date(T0.getTime() + 70 * DAY_MS);
+      await freshDay(day);
+      // Both installed a year ago; one entered in the app 10 days ago, the other 31 days ago.
+      const fresh = await equippedSite({ nom: 'Résidence des Lilas' });
+      const old = await equippedSite({ nom: 'Jardin des Fontaines' });
+      await ctx.db.updateTable('site').set({ created_at: daysBefore(10, day) }).where('id', '=', fresh.id).execute();
+      await ctx.db.updateTable('site').set({ created_at: daysBefore(31, day) }).where('id', '=', old.id).execute();
+      const freshRead = await createCell(ctx.db, fresh.id, 3, 5);
+      const oldExtra = await createCell(ctx.db, old.id, 3, 5);
+      // A reading 20 days ago: that cell has started its log, and the log has a gap.
+      await log(fresh.id, freshRead, 6, daysBefore(20, day), 40);
+      for (const s of [fresh, old]) await log(s.id, s.broyat, 12, daysBefore(1, day), 50);
+
+      await run();
+      expect(await noReading(fresh.id)).toEqual([freshRead]);
+      expect(await noReading(old.id)).toEqual([old.apport, old.maturation, oldExtra].sort((x, y) => x - y));
+
+      const [mail] = ctx.mailer.sent.filter((m) => m.to === admin.email);
+      expect(mail.text).toContain('- Jardin des Fontaines — Température non relevée : 3 cellules');
+      expect(mail.text.split('Jardin des Fontaines')).toHaveLength(2);
+      expect(mail.text).toContain('- Résidence des Lilas — Température non relevée : Aucun relevé de température sur la cellule n°5 (Maturation) depuis le');
+      expect(mail.subject).toBe('[Compost test] 4 nouvelles alertes');
+    });
+
+    it('opens a site with 3 public reports within 7 days, not one with 2, and closes it when one leaves the week', async () => {
+      const day = new Date(T0.getTime() + 75 * DAY_MS);
+      await freshDay(day);
+      const follower = await loggedAs(ctx, ['ROLE_USER']);
+      const busy = await equippedSite({ referents: [follower.id] });
+      const calm = await equippedSite();
+      for (const s of [busy, calm]) for (const cell of [s.apport, s.maturation]) await log(s.id, cell, 6, daysBefore(1, day), 40);
+      // Written as the public page stores a report (only the columns every version of the table has).
+      const report = (siteId: number, at: Date, texte: string) =>
+        sql`INSERT INTO signalement_public (site_id, categorie, texte, reponse_demandee, created_at) VALUES (${siteId}, 'bac_plein', ${texte}, false, ${at})`.execute(ctx.db);
+      await report(busy.id, daysBefore(6, day), 'Le bac est plein');
+      await report(busy.id, daysBefore(2, day), 'Plus de place dans le bac');
+      await report(busy.id, new Date(day.getTime() - 3600_000), 'Bac plein, sacs posés à côté');
+      await report(calm.id, daysBefore(8, day), 'Odeurs');
+      await report(calm.id, daysBefore(3, day), 'Odeurs fortes');
+      await report(calm.id, daysBefore(1, day), 'Couvercle cassé');
+      // A report of tomorrow is not counted today.
+      await report(calm.id, new Date(day.getTime() + 3600_000), 'Mouches');
+
+      await run();
+      const rows = (await ofSite(busy.id)).filter((r) => r.kind === 'public_reports');
+      expect(rows.map((r) => [r.libelle, r.message, r.lien, r.idCellule])).toEqual([
+        ['Signalements répétés', '3 signalements reçus de la page publique en 7 jours (seuil : 3)', '/admin/signalements', null],
+      ]);
+      expect((await alerts(follower, `filter[site]=${busy.id}&filter[kind]=public_reports`)).alertes.map((r) => r.lien)).toEqual(['/admin/signalements']);
+      expect((await ofSite(calm.id)).filter((r) => r.kind === 'public_reports')).toEqual([]);
+      expect(ctx.mailer.sent.find((m) => m.to === follower.email)?.text).toContain('Signalements répétés : 3 signalements reçus');
+
+      // A day and a half later the report of day -6 is more than 7 days old.
+      setClock(new Date(day.getTime() + 1.5 * DAY_MS));
+      await run();
+      expect((await ofSite(busy.id)).filter((r) => r.kind === 'public_reports')).toEqual([]);
+    });
+
+    it('turns a person’s digest off from the one-click link of their digest, without login, shows a confirmation page on GET, and refuses a forged link', async () => {
+      const day = new Date(T0.getTime() + 80 * DAY_MS);
+      await freshDay(day);
+      const referent = await loggedAs(ctx, ['ROLE_USER']);
+      const site = await equippedSite({ referents: [referent.id] });
+      for (const cell of [site.apport, site.maturation]) await log(site.id, cell, 6, new Date(day.getTime() - 3600_000), 40);
+      await log(site.id, site.maturation, 6, new Date(day.getTime() - 1800_000), 95);
+      await run();
+      const [mail] = ctx.mailer.sent.filter((m) => m.to === referent.email);
+      expect(mail.headers!['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+      const link = /^<(http:\/\/localhost:3000(\/api\/alerte\/desabonnement\/[^>]+))>$/.exec(mail.headers!['List-Unsubscribe'])!;
+      expect(mail.text).toContain(`Pour ne plus recevoir ce résumé : ${link[1]}`);
+      const path = link[2];
+      const prefs = async () => (await call('GET', '/api/alerte/preferences', referent.cookie)).json() as { recues: string[]; desactivees: string[] };
+
+      // A mail client opening the link in a browser: a page that asks, nothing changed yet.
+      const page = await ctx.app.inject({ method: 'GET', url: path });
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(page.body).toContain('Ne plus recevoir le résumé des alertes');
+      expect(page.body).toContain('<button type="submit">Confirmer le désabonnement</button>');
+      expect((await prefs()).desactivees).toEqual([]);
+
+      // The mail provider's one-click POST: no cookie, form-encoded.
+      const done = await ctx.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
+      expect(done.statusCode, done.body).toBe(200);
+      expect(done.body).toContain('Vous ne recevrez plus le résumé quotidien des alertes par e-mail.');
+      const all = ['request_overdue', 'request_due_soon', 'no_reading', 'temperature_high', 'temperature_low', 'site_idle', 'intake_high', 'public_reports'];
+      expect(await prefs()).toEqual({ recues: all, desactivees: all });
+      // Again (a provider retrying): still 200.
+      expect((await ctx.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' })).statusCode).toBe(200);
+
+      // The next day a new cause on the site: the administrator is told, the referent no more.
+      setClock(new Date(day.getTime() + DAY_MS));
+      await log(site.id, site.apport, 6, new Date(day.getTime() + DAY_MS - 600_000), 2);
+      ctx.mailer.sent.length = 0;
+      await run();
+      expect(ctx.mailer.sent.map((m) => m.to)).toContain(admin.email);
+      expect(ctx.mailer.sent.map((m) => m.to)).not.toContain(referent.email);
+
+      // Forged links: altered signature, another account's id with this signature, a signature made
+      // with another key, an account that does not exist, a malformed token. Nothing changes.
+      const [id, signature] = path.split('/').pop()!.split('.');
+      const flipped = `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`;
+      const [key] = (await sql<{ secret: string }>`SELECT secret FROM alerte_cle`.execute(ctx.db)).rows;
+      const forged = [`${id}.${flipped}`, `${admin.id}.${signature}`, unsubscribeToken('une-autre-cle', admin.id), unsubscribeToken(key.secret, 2147483647)];
+      for (const token of forged) {
+        for (const method of ['GET', 'POST'] as const) {
+          const res = await ctx.app.inject({ method, url: `/api/alerte/desabonnement/${token}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
+          expect(res.statusCode, `${method} ${token}`).toBe(404);
+          expect(res.body).toContain('Lien de désabonnement invalide');
+        }
+      }
+      for (const token of ['abc', `${id}.${signature}x`, `0.${signature}`, `99999999999.${signature}`]) {
+        expect((await ctx.app.inject({ method: 'POST', url: `/api/alerte/desabonnement/${token}` })).statusCode, token).toBe(400);
+      }
+      expect((await call('GET', '/api/alerte/preferences', admin.cookie)).json().desactivees).toEqual([]);
+    });
   });
 });
 

@@ -1,7 +1,7 @@
 // SQL of the yearly report. Counts and litres come from the monthly summaries the statistics
 // dashboard reads (migrations 009 and 012), with the same series and litre rules, so that both
-// screens agree; temperature readings and requests come from their tables, a Paris year at a
-// time, through their date indexes. Every per-site figure is computed for all sites in one
+// screens agree; temperature readings, requests and public reports come from their tables, a
+// Paris year at a time, through their date indexes. Every per-site figure is computed for all sites in one
 // grouped query, never one query per site.
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/client.js';
@@ -168,6 +168,19 @@ export function createYearlyReportRepository(db: Db) {
           FROM demande_intervention d LEFT JOIN intervention r ON r.id = d.intervention_realisee_id
          WHERE d.date_creation >= ${parisStart(annee)} AND d.date_creation < ${parisEnd(annee)} ${siteFilter(sql`d.site_id`, site)}
          GROUP BY GROUPING SETS ((d.site_id), ())`.execute(db);
+      return r.rows;
+    },
+
+    /**
+     * Reports sent from the public pages in the Paris year, per site and in all. Each report row
+     * counts once, whatever else it holds.
+     */
+    async reports(annee: number, site?: number): Promise<{ siteId: number | null; nb: number }[]> {
+      const r = await sql<{ siteId: number | null; nb: number }>`
+        SELECT CASE WHEN GROUPING(r.site_id) = 1 THEN NULL ELSE r.site_id END AS "siteId", count(*)::int AS nb
+          FROM signalement_public r
+         WHERE r.created_at >= ${parisStart(annee)} AND r.created_at < ${parisEnd(annee)} ${siteFilter(sql`r.site_id`, site)}
+         GROUP BY GROUPING SETS ((r.site_id), ())`.execute(db);
       return r.rows;
     },
 

@@ -44,6 +44,7 @@ export function reportColumns(report: YearlyReport, actions: { id: number; libel
     { header: 'Sites actifs', value: (r) => r.figures.sitesActifs },
     { header: 'Sites avec interventions', value: (r) => r.figures.sitesAvecInterventions },
     { header: 'Référents', value: (r) => r.figures.referents },
+    { header: 'Signalements du public', value: (r) => r.figures.signalements },
   ];
 }
 

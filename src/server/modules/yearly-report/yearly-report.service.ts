@@ -61,13 +61,15 @@ export function createYearlyReportService(db: Db) {
       if (site !== undefined && !chosen) throw new NotFoundError(REPORT_MESSAGES.siteNotFound);
       const thresholds = await repo.thresholds();
       const catalogue = new Map((await repo.catalogue()).map((a) => [a.id, a]));
-      const [sites, actionTotals, monthTotals, temperatures, requests] = [
+      const [sites, actionTotals, monthTotals, temperatures, requests, reports] = [
         await repo.sites(annee, site),
         await repo.actionTotals(annee, site),
         await repo.monthTotals(annee, site),
         await repo.temperatures(annee, thresholds.min, thresholds.max, site),
         await repo.requests(annee, now, site),
+        await repo.reports(annee, site),
       ];
+      const reportsBySite = new Map(reports.map((r) => [r.siteId, r.nb]));
       const tempBySite = new Map(temperatures.map((t) => [t.siteId, t]));
       const requestsBySite = new Map(requests.map((r) => [r.siteId, r]));
 
@@ -92,6 +94,7 @@ export function createYearlyReportService(db: Db) {
         sitesActifs: counts ? counts.actifs : sites.filter((s) => s.actif).length,
         sitesAvecInterventions: counts ? counts.avecInterventions : interventionsParMois.some((n) => n > 0) ? 1 : 0,
         referents: await repo.referents(annee, site),
+        signalements: reportsBySite.get(null) ?? 0,
       };
 
       const actionsBySite = new Map<number, ActionTotal[]>();
@@ -125,6 +128,7 @@ export function createYearlyReportService(db: Db) {
             sitesActifs: s.actif ? 1 : 0,
             sitesAvecInterventions: interventions > 0 ? 1 : 0,
             referents: s.referents,
+            signalements: reportsBySite.get(s.id) ?? 0,
           },
         };
       });

@@ -1,6 +1,8 @@
-// The yearly report through the API: figures computed by hand for a small programme, the same
+// The yearly report through the API: figures computed by hand for a small programme (public
+// reports included), the same
 // figures as the statistics routes for the same year and site, the CSV, and who may read it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { TEST_DRIVERS, createAccount, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
 import { createEquippedSite } from '../field-entry/test-factories.js';
 import { STATS_SERIES } from '../../../shared/schemas/statistics.js';
@@ -86,6 +88,19 @@ describe.each(TEST_DRIVERS)('yearly report (%s)', (driver) => {
     await demande(a, a.apport, '2026-04-01T10:00:00Z', '2026-04-15T10:00:00Z', 6);
     await demande(b, b.apport, '2026-05-01T10:00:00Z', '2026-05-08T10:00:00Z', 3);
     await demande(b, b.apport, '2025-12-01T10:00:00Z', '2025-12-08T10:00:00Z', 3);
+
+    // Reports from the public pages: 00:30 on 1 January 2026 in Paris is 2026, 00:30 on 1 January
+    // 2027 is not; two reports with the same text are two reports.
+    for (const [site, date, texte] of [
+      [a, '2025-12-31T23:30:00Z', 'Bac plein'],
+      [a, '2026-04-10T09:00:00Z', 'Odeurs'],
+      [a, '2026-04-10T09:05:00Z', 'Odeurs'],
+      [a, '2026-12-31T23:30:00Z', 'Bac plein'],
+      [b, '2026-07-01T09:00:00Z', 'Couvercle cassé'],
+      [b, '2025-06-01T09:00:00Z', 'Couvercle cassé'],
+    ] as const) {
+      await sql`INSERT INTO signalement_public (site_id, categorie, texte, reponse_demandee, created_at) VALUES (${site.id}, 'autre', ${texte}, false, ${new Date(date)})`.execute(ctx.db);
+    }
   }, 120_000);
   afterAll(() => ctx?.close());
 
@@ -102,6 +117,7 @@ describe.each(TEST_DRIVERS)('yearly report (%s)', (driver) => {
       sitesActifs: 2,
       sitesAvecInterventions: 2,
       referents: 2,
+      signalements: 4,
     });
     expect(r.ensemble.interventionsParMois).toEqual([2, 3, 2, 1, 3, 2, 1, 1, 1, 1, 0, 0]);
     expect(r.ensemble.litresParMois.transfert).toEqual([200, 0, 300, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
@@ -115,6 +131,7 @@ describe.each(TEST_DRIVERS)('yearly report (%s)', (driver) => {
       demandes: { creees: 3, realisees: 2, annulees: 1, enAttente: 0, enRetard: 1, delaiMedianJours: 7 },
       sitesActifs: 1,
       referents: 2,
+      signalements: 3,
     });
     expect(pageA.figures.parAction.map((p) => [p.idAction, p.nb])).toEqual([
       [6, 3],
@@ -129,7 +146,7 @@ describe.each(TEST_DRIVERS)('yearly report (%s)', (driver) => {
     ]);
     expect(pageA.figures.parAction[0].libelle).toBe('Température');
     const pageB = r.sites.find((s) => s.id === b.id)!;
-    expect(pageB.figures).toMatchObject({ interventions: 3, referents: 1, demandes: { creees: 1, enAttente: 1, enRetard: 1, delaiMedianJours: null } });
+    expect(pageB.figures).toMatchObject({ interventions: 3, referents: 1, signalements: 1, demandes: { creees: 1, enAttente: 1, enRetard: 1, delaiMedianJours: null } });
   });
 
   it('shows for the programme and for each site the same figures as the statistics routes', async () => {
@@ -181,10 +198,12 @@ describe.each(TEST_DRIVERS)('yearly report (%s)', (driver) => {
     expect(cell(lines[1], 'Code')).toBe('Programme');
     expect(cell(lines[1], 'Interventions')).toBe('17');
     expect(cell(lines[1], 'Biodéchets détournés estimés (kg)')).toBe('250');
+    expect(cell(lines[1], 'Signalements du public')).toBe('4');
     const rowA = lines.find((l) => l.startsWith(`${a.code};`))!;
     expect(cell(rowA, "Date d'implantation")).toBe('01/03/2025');
     expect(cell(rowA, 'Interventions : Température')).toBe('3');
     expect(cell(rowA, 'Transféré en maturation (L)')).toBe('500');
+    expect(cell(rowA, 'Signalements du public')).toBe('3');
 
     const one = await get(`/api/admin/rapport/export?annee=2026&site=${b.id}`);
     expect(one.headers['content-disposition']).toBe(`attachment; filename="rapport_annuel_2026_${b.code}.csv"`);

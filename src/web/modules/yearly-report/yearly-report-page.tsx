@@ -221,6 +221,7 @@ function FiguresTable({ figures: f, report, caption, programme }: { figures: Rep
     ['dont en attente', formatNumber(f.demandes.enAttente)],
     ['dont en retard', formatNumber(f.demandes.enRetard)],
     ['Délai médian de réalisation', f.demandes.delaiMedianJours === null ? '—' : `${formatNumber(f.demandes.delaiMedianJours)} jours`],
+    ['Signalements du public', formatNumber(f.signalements)],
     ...(programme
       ? ([
           ['Sites actifs', formatNumber(f.sitesActifs)],
