@@ -6,6 +6,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { behaveLikeABrowserForTables } from '../../../tests/helpers/web-screens';
 import { DataTable, type ListColumn } from './data-table';
+import { CARDS_CLASS } from './card-table';
 import { DEBOUNCE_MS, readListUrl, useListQuery, writeListUrl } from './use-list-query';
 
 const { get } = vi.hoisted(() => ({ get: vi.fn() }));
@@ -388,5 +389,23 @@ describe('DataTable with its state in the URL', () => {
     expect(read).toEqual({ search: '', filter: { ville: 'Brest' }, sort: { name: 'nom', direction: 'asc' }, rowsPerPage: 20 });
     expect(readListUrl(new URLSearchParams('tri=ville'), defaults).sort).toEqual({ name: 'ville', direction: 'asc' });
     expect(writeListUrl({ search: '', filter: { nom: '' }, sort: defaults.sort, rowsPerPage: 20 }, defaults).toString()).toBe('');
+  });
+});
+
+describe('rows as cards on a phone', () => {
+  const withActions: ListColumn<Row>[] = [
+    ...columns,
+    { accessor: 'actions', title: '', pinned: 'right', render: (r) => <button type="button">{`Modifier ${r.nom}`}</button> },
+  ];
+
+  it('names each cell by its column and marks the actions, below the sm breakpoint only', async () => {
+    renderTable({ cols: withActions });
+    const table = await screen.findByRole('table', { name: 'Essais' });
+    await screen.findByRole('button', { name: 'Modifier Nom 1' });
+    expect(table.closest(`.${CARDS_CLASS}`)).not.toBeNull();
+    const row = screen.getByRole('button', { name: 'Modifier Nom 1' }).closest('tr')!;
+    const cells = within(row).getAllByRole('cell');
+    expect(cells.map((c) => c.getAttribute('data-label'))).toEqual(['Nom', 'Ville', null]);
+    expect(cells.map((c) => c.hasAttribute('data-actions'))).toEqual([false, false, true]);
   });
 });

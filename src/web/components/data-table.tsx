@@ -30,6 +30,10 @@
 //   on hover or touch; screen readers read it all), and put the row actions in the last
 //   column with `pinned: 'right'` so they stay in view when the table scrolls sideways (from
 //   768 px: on a phone a pinned column would hide most of the others).
+// - Below 768 px (Mantine's `sm`) the rows show as cards (components/card-table.ts): each
+//   cell on its own line after its column's name, the pinned (actions) cells first, the sort
+//   and filter buttons of the headers as a row of buttons above; long texts wrap there rather
+//   than being cut. It is still a table for screen readers.
 // - The title is the screen's <h1> and names it in the document title (page-title.tsx).
 // - Active search and filters show as chips above the table (each removes itself), with
 //   'Réinitialiser' back to the screen's first state; with `urlState` (use-list-query.ts)
@@ -63,6 +67,7 @@ import { IconArrowDown, IconArrowUp, IconArrowsSort, IconFilter, IconFilterFille
 import { DataTable as MantineDataTable, type DataTableColumn, type DataTableRowExpansionProps } from 'mantine-datatable';
 import 'mantine-datatable/styles.layer.css';
 import './data-table.css';
+import { CARDS_CLASS, WIDE_QUERY } from './card-table';
 import { HTTPError } from 'ky';
 import { MESSAGES } from '../../shared/errors';
 import { usePageTitle } from './page-title';
@@ -290,7 +295,7 @@ export function EllipsisText({ children }: { children: ReactNode }) {
   };
   return (
     <Tooltip label={full} opened={full !== null} multiline maw={360} withArrow>
-      <span ref={ref} style={ELLIPSIS} onMouseEnter={show} onMouseLeave={() => setFull(null)} onTouchStart={show}>
+      <span ref={ref} className="compost-ellipsis" style={ELLIPSIS} onMouseEnter={show} onMouseLeave={() => setFull(null)} onTouchStart={show}>
         {children}
       </span>
     </Tooltip>
@@ -372,13 +377,18 @@ export function DataTable<Row, F extends ListFilter = ListFilter>({
   const { query, applied } = list;
   // Read at the first render (no server rendering here); mantine-datatable takes its pinning
   // once, hence the key below that remounts it when the window crosses the breakpoint.
-  const wide = useMediaQuery('(min-width: 48em)', undefined, { getInitialValueInEffect: false }) ?? true;
+  const wide = useMediaQuery(WIDE_QUERY, undefined, { getInitialValueInEffect: false }) ?? true;
 
   const mantineColumns: DataTableColumn<Row>[] = columns.map(({ filterBy, sortable, ellipsis, render, ...rest }) => {
     const column = rest as DataTableColumn<Row>;
     const accessor = String(column.accessor);
     const label = columnLabel(column as DataTableColumn<unknown>, accessor);
     const out: DataTableColumn<Row> = { ...column, render, pinned: wide ? column.pinned : undefined };
+    if (!wide) {
+      // The card shows each value after its column's name; the pinned cells are the row's actions.
+      const cell = { 'data-label': typeof column.title === 'string' && column.title ? column.title : undefined, 'data-actions': column.pinned ? '' : undefined };
+      out.customCellAttributes = (record, index) => ({ ...cell, ...column.customCellAttributes?.(record, index) });
+    }
     if (ellipsis) {
       out.render = (record, index) => <EllipsisText>{render ? render(record, index) : String(valueAt(record, accessor) ?? '')}</EllipsisText>;
     }
@@ -448,6 +458,7 @@ export function DataTable<Row, F extends ListFilter = ListFilter>({
         ))}
       <MantineDataTable<Row>
         key={wide ? 'wide' : 'narrow'}
+        className={wide ? undefined : CARDS_CLASS}
         aria-label={ariaLabel ?? (typeof title === 'string' ? title : undefined)}
         withTableBorder
         borderRadius="sm"

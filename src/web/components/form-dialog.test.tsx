@@ -1,7 +1,8 @@
-import { cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MantineProvider } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { TextInput } from '@mantine/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DialogLoader, ErrorBanner, FormDialogFooter } from './form-dialog';
 
@@ -54,5 +55,60 @@ describe('form dialog pieces', () => {
     cleanup();
     show(<FormDialogFooter saving={false} disabled onSave={() => {}} />);
     expect(screen.getByRole('button', { name: 'Enregistrer' })).toBeDisabled();
+  });
+
+  it('after a refused save, focuses the first field to correct and says how many beside the button', async () => {
+    const scrolled = vi.fn();
+    Element.prototype.scrollIntoView = scrolled;
+    function Harness() {
+      const [errors, setErrors] = useState<Record<string, string>>({});
+      const submit = (e: FormEvent) => {
+        e.preventDefault();
+        setErrors({ ville: 'Champ obligatoire', adresse: 'Champ obligatoire' });
+      };
+      return (
+        <form onSubmit={submit}>
+          <TextInput label="Nom" />
+          <TextInput label="Ville" error={errors.ville} />
+          <TextInput label="Adresse" error={errors.adresse} />
+          <FormDialogFooter saving={false} onCancel={() => {}} />
+        </form>
+      );
+    }
+    show(<Harness />);
+    expect(screen.queryByText(/champs? à corriger/)).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    await waitFor(() => expect(screen.getByLabelText('Ville')).toHaveFocus());
+    expect(scrolled).toHaveBeenCalled();
+    const summary = screen.getByRole('button', { name: '2 champs à corriger' });
+    screen.getByLabelText('Nom').focus();
+    await userEvent.click(summary);
+    expect(screen.getByLabelText('Ville')).toHaveFocus();
+  });
+
+  it('does the same when the server’s field errors come back after the save', async () => {
+    Element.prototype.scrollIntoView = vi.fn();
+    let answer: (errors: Record<string, string>) => void = () => {};
+    function Harness() {
+      const [saving, setSaving] = useState(false);
+      const [errors, setErrors] = useState<Record<string, string>>({});
+      answer = (e) => {
+        setErrors(e);
+        setSaving(false);
+      };
+      return (
+        <form onSubmit={(e) => (e.preventDefault(), setSaving(true))}>
+          <TextInput label="Nom" error={errors.nom} />
+          <TextInput label="Code" error={errors.code} />
+          <FormDialogFooter saving={saving} onCancel={() => {}} />
+        </form>
+      );
+    }
+    show(<Harness />);
+    await userEvent.click(screen.getByRole('button', { name: 'Enregistrer' }));
+    expect(screen.getByLabelText('Code')).not.toHaveFocus();
+    act(() => answer({ code: 'Code déjà utilisé' }));
+    await waitFor(() => expect(screen.getByLabelText('Code')).toHaveFocus());
+    expect(screen.getByRole('button', { name: '1 champ à corriger' })).toBeInTheDocument();
   });
 });

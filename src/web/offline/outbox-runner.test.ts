@@ -15,6 +15,9 @@ import { useConnectivityStore } from './connectivity';
 import { appOutbox, drainNow, onAuthRequired, onEntrySent, startOutboxRunner, submitIntervention } from './outbox-runner';
 import type { InterventionSubmission } from '../../shared/schemas/interventions';
 import { openOfflineDb } from './store';
+import { persistQueryClientRestore } from '@tanstack/react-query-persist-client';
+import { createQueryClient, queryClient } from '../lib/query-client';
+import { QUERY_CACHE_KEY, persistOptions, queryCacheStorage, startPersisting } from './query-persist';
 
 const OWNER = 7;
 const ADDED = reply(200, { status: 'success', message: 'Intervention(s) ajouté(s)', interventions: [1], demandes: [] });
@@ -203,6 +206,11 @@ describe('photos through the runner', () => {
     };
   }
 
+  const processing = (payload: InterventionSubmission): InterventionSubmission => ({
+    ...payload,
+    values: payload.values.map((b, i) => (i === 0 ? { ...b, demandeIntervention: 12 } : b)),
+  });
+
   /** An image of `bytes` letters (mark 1: a, 2: b...), so that an upload's body shows which it carries. */
   const image = (mark: number, bytes = 2048) => {
     const data = new Uint8Array(bytes);
@@ -285,6 +293,33 @@ describe('photos through the runner', () => {
       expect(heard).toEqual([queued]);
     } finally {
       stop();
+    }
+  });
+
+  it('has the board, its history and the site’s queries reload once an entry is sent, on the phone’s copy too, before the site sheet hears it', async () => {
+    storage(10_000_000_000, 0);
+    api(ADDED);
+    const board = ['requests', 'pending', 0, null];
+    const history = ['requests', 'history', 'page=0'];
+    const sheet = ['interventions', 'siteInfos', 5];
+    const other = ['sites', 'active', OWNER];
+    for (const key of [board, history, sheet, other]) queryClient.setQueryData(key, { id: 12, statut: 'En attente' });
+    const stop = await startPersisting(queryClient);
+    try {
+      // A change just before: the subscription's next save waits for its throttle.
+      queryClient.setQueryData(other, { id: 13 });
+      expect(await submitIntervention(processing(submission()), META)).toEqual({ kind: 'sent' });
+      for (const key of [board, history, sheet]) expect(queryClient.getQueryState(key)?.isInvalidated).toBe(true);
+      expect(queryClient.getQueryState(other)?.isInvalidated).toBe(false);
+      // A reload now reads the board as out of date: it loads it again instead of showing the request pending.
+      const reloaded = createQueryClient();
+      await persistQueryClientRestore({ queryClient: reloaded, ...persistOptions() });
+      expect(reloaded.getQueryState(board)).toMatchObject({ isInvalidated: true, data: { id: 12 } });
+      expect(reloaded.getQueryState(other)?.isInvalidated).toBe(false);
+    } finally {
+      stop();
+      queryClient.clear();
+      await queryCacheStorage.removeItem(QUERY_CACHE_KEY);
     }
   });
 });

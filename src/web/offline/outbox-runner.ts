@@ -5,8 +5,12 @@
 // photo never holds an entry. Sends never use the app's api client's 401 handling: a 401 must
 // park the queue and ask for a new login, not throw the user out mid-entry. Each entry the
 // server confirms leaves a receipt (db.ts `sent`) for the outbox page, and each drain is told
-// to the listeners of onDrained (the shell's 'N saisie(s) envoyée(s)' toast).
+// to the listeners of onDrained (the shell's 'N saisie(s) envoyée(s)' toast). Whatever the server
+// took makes the requests board, its history and the interventions (site sheets, lists) out of
+// date: they are invalidated, on the phone's copy too, before the drain resolves.
+import type { QueryKey } from '@tanstack/react-query';
 import { quietApi } from '../lib/api';
+import { queryClient } from '../lib/query-client';
 import { useSessionStore } from '../session/session-store';
 import type { InterventionSubmission } from '../../shared/schemas/interventions';
 import type { FieldError } from '../../shared/errors';
@@ -208,7 +212,10 @@ export async function drainNow(reason: DrainReason): Promise<RunnerReport | null
   };
   const entries = await (await appOutbox()).drain(options);
   const unawaited = entries.sent.filter((id) => !awaited.has(id));
-  if (entries.sent.length > 0) reportReachable(true);
+  if (entries.sent.length > 0) {
+    reportReachable(true);
+    await refreshAfterSend();
+  }
   if (entries.authRequired) for (const listener of authListeners) listener();
   let photos: PhotoDrainReport | null = null;
   // The photos after every entry that could go; not when the network or the session is gone.
@@ -226,9 +233,29 @@ export async function drainNow(reason: DrainReason): Promise<RunnerReport | null
 
 async function drainPhotos(options: Parameters<PhotoQueue['drain']>[0]): Promise<PhotoDrainReport> {
   const report = await (await appPhotoQueue()).drain(options);
-  if (report.sent.length > 0) reportReachable(true);
+  if (report.sent.length > 0) {
+    reportReachable(true);
+    await refreshAfterSend();
+  }
   if (report.authRequired) for (const listener of authListeners) listener();
   return report;
+}
+
+/** The queries a sent entry or photo changes: the requests (board, filter, history) and the interventions (lists, site sheets). */
+const changedBySend = (key: QueryKey) => key[0] === 'requests' || key[0] === 'interventions';
+
+/**
+ * Marks those queries out of date (the screens showing them reload; the others will when they
+ * open) and saves the phone's copy at once, so that a reload right after does not show a
+ * processed request as still pending.
+ */
+async function refreshAfterSend(): Promise<void> {
+  void queryClient.invalidateQueries({ predicate: (q) => changedBySend(q.queryKey) });
+  try {
+    await (await import('./query-persist')).saveNow(queryClient);
+  } catch {
+    /* the copy is saved again at the next change; the server has the entry */
+  }
 }
 
 let started = false;

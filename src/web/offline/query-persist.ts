@@ -19,7 +19,7 @@
 // upgrade path, and because this one must be opened before the first query, without Dexie.
 // This module is loaded by the providers right after the first render (app/providers.tsx):
 // queries wait for its restore, and it stays out of the field screen's first load.
-import type { Query, QueryClient } from '@tanstack/react-query';
+import { dehydrate, type Query, type QueryClient } from '@tanstack/react-query';
 import { createAsyncStoragePersister } from '@tanstack/query-async-storage-persister';
 import {
   persistQueryClientRestore,
@@ -149,7 +149,24 @@ export async function startPersisting(client: QueryClient): Promise<() => void> 
   const options = { ...persistOptions(), queryClient: client };
   // A cache that cannot be read is dropped by the restore itself: the screens then need the network.
   await persistQueryClientRestore(options).catch(() => undefined);
-  return persistQueryClientSubscribe(options);
+  const stop = persistQueryClientSubscribe(options);
+  persisted = client;
+  return () => {
+    persisted = null;
+    stop();
+  };
+}
+
+let persisted: QueryClient | null = null;
+
+/**
+ * Saves `client` at once, when it is the one being kept: the throttled save of the subscription
+ * could land after a reload, which would then show what the phone knew before the change.
+ */
+export async function saveNow(client: QueryClient): Promise<void> {
+  if (persisted !== client) return;
+  const { buster = '', dehydrateOptions } = persistOptions();
+  await queryCacheStorage.setItem(QUERY_CACHE_KEY, serializeClient({ timestamp: Date.now(), buster, clientState: dehydrate(client, dehydrateOptions) }));
 }
 
 // --- Whose data it is ------------------------------------------------------------------------

@@ -16,7 +16,6 @@ import type { AppInfo, TypeAction } from '../../../shared/schemas/reference';
 import type { ActiveSite } from '../../../shared/schemas/site-choice';
 import { countUnsent } from '../../offline/hooks';
 import { onDrained, onEntrySent } from '../../offline/outbox-runner';
-import { queryClient } from '../../lib/query-client';
 import { notifySuccess } from '../../lib/notify';
 import { forgetSession, readReference, referenceKeys } from '../../offline/reference-cache';
 import { OutboxIndicator } from './outbox-indicator';
@@ -91,11 +90,8 @@ export function setupFieldEntry() {
   registerOfflineSource('typeActions', async () => (await readReference<TypeAction[]>(referenceKeys.typeActions))?.data);
   registerOfflineSource('activeSites', async (userId) => (await readReference<ActiveSite[]>(referenceKeys.activeSites(userId)))?.data);
   // A request processed offline ('Traiter', then no network) is done once its entry is
-  // replayed: say so, and let the requests board show it gone ('requests' is requestsKeys.all,
-  // named here so that the field screens do not load the requests module).
+  // replayed: say so (the runner itself has the board reload).
   onEntrySent((entry) => {
-    if (!entry.payload.values.some((b) => b.demandeIntervention !== null)) return;
-    notifySuccess(PROCESSED_MESSAGE);
-    void queryClient.invalidateQueries({ queryKey: ['requests'] });
+    if (entry.payload.values.some((b) => b.demandeIntervention !== null)) notifySuccess(PROCESSED_MESSAGE);
   });
 }

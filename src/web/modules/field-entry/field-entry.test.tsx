@@ -149,7 +149,7 @@ describe('site sheet', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin/choix/site'));
     const [entry] = await outboxRows();
     expect(entry).toMatchObject({ state: 'pending', ownerId: 7, payload: { site: 5, values: [{ composteur: 52, action: 7, valeur: 5 }] } });
-    expect(await screen.findByText('1 en attente')).toBeInTheDocument();
+    expect(await screen.findByText('1 envoi en attente')).toBeInTheDocument();
   });
 
   it('says it is offline and that the entry stays on the phone, without trying the server', async () => {
@@ -171,7 +171,7 @@ describe('site sheet', () => {
       await waitFor(() => expect(router.state.location.pathname).toBe('/admin/choix/site'));
       expect(calls.callsTo('POST', '/api/admin/intervention/add')).toHaveLength(0);
       expect(await outboxRows()).toMatchObject([{ state: 'pending', attempts: 0, payload: { site: 5, values: [{ composteur: 51, action: 1 }] } }]);
-      expect(await screen.findByText('1 en attente')).toBeInTheDocument();
+      expect(await screen.findByText('1 envoi en attente')).toBeInTheDocument();
     } finally {
       // React Query heard the 'offline' event too: without this, later tests' queries would pause.
       onlineManager.setOnline(true);
@@ -192,7 +192,7 @@ describe('site sheet', () => {
     expect(await outboxRows()).toMatchObject([{ state: 'auth', lastError: SESSION_EXPIRED_MESSAGE }]);
     // A quiet call: the 401 of the outbox does not throw the user out of the app.
     expect(browser.assign).not.toHaveBeenCalled();
-    expect(await screen.findByText('1 en attente')).toBeInTheDocument();
+    expect(await screen.findByText('1 envoi en attente')).toBeInTheDocument();
   });
 
   it("shows the server's errors under the fields and corrects the same entry", async () => {
@@ -296,7 +296,7 @@ describe('outbox page', () => {
     const card = await screen.findByRole('listitem', { name: /QUA005 - Rue de Siam/ });
     expect(within(card).getByText('Refusée')).toBeInTheDocument();
     expect(within(card).getByText('La température doit être comprise entre -20 et 90 °C')).toBeInTheDocument();
-    expect(screen.getByText('1 en échec')).toBeInTheDocument();
+    expect(screen.getByText('1 envoi en échec')).toBeInTheDocument();
     await userEvent.click(within(card).getByRole('button', { name: 'Corriger' }));
     await waitFor(() => expect(router.state.location.search).toBe('?corriger=0b7c2a3e-1111-4222-8333-444455556666'));
     const temperature = await screen.findByRole('textbox', { name: /Température/ });

@@ -172,7 +172,7 @@ describe('a 403', () => {
     await userEvent.click(screen.getByRole('link', { name: 'Retour au choix du site' }));
     expect(await screen.findByText('Choisir le site de votre intervention')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/admin/choix/site');
-    expect(screen.getByText('1 en attente')).toBeInTheDocument();
+    expect(screen.getByText('1 envoi en attente')).toBeInTheDocument();
   });
 });
 
@@ -304,11 +304,11 @@ describe('top bar on a phone', () => {
     await queue();
     await queue({ state: 'failed', lastError: 'Refusée' });
     openFieldScreen('/admin/envois');
-    const pending = await screen.findByRole('link', { name: '1 en attente' });
+    const pending = await screen.findByRole('link', { name: '1 envoi en attente' });
     expect(pending).toHaveAttribute('href', '/admin/envois');
-    expect(screen.getByRole('link', { name: '1 en échec' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '1 envoi en échec' })).toBeInTheDocument();
     // Only the number is drawn; the words are for screen readers (and never cut off).
-    expect(within(pending).getByText('1 en attente').className).toMatch(/VisuallyHidden/);
+    expect(within(pending).getByText('1 envoi en attente').className).toMatch(/VisuallyHidden/);
     act(() => useConnectivityStore.setState({ serverUnreachable: true, cause: 'server' }));
     const status = within(screen.getByRole('banner')).getAllByRole('status')[0];
     expect(await within(status).findByText('Serveur indisponible')).toBeInTheDocument();

@@ -1,6 +1,6 @@
 // Always visible in the top bar when logged in: 'Hors ligne' (no network) or 'Serveur
-// indisponible' while the server cannot be reached, '3 en attente' / '1 en échec' linking to the
-// outbox page. On a phone each is an icon and a number, their words kept as the accessible name
+// indisponible' while the server cannot be reached, '2 envois · 1 photo en attente' / '1 envoi en
+// échec' linking to the outbox page (entries and photos counted apart: a photo is not an entry). On a phone each is an icon and a number, their words kept as the accessible name
 // (and in the page, visually hidden), so the top bar never cuts anything off at 390 px. Mounting
 // it starts the outbox runner, and it is where a 401 met by a send turns into a request to log
 // in again.
@@ -8,7 +8,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Badge, Button, Group, Text, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconAlertTriangle, IconCloudUpload, IconServerOff, IconWifiOff } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCloudUpload, IconPhoto, IconServerOff, IconWifiOff } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { useSessionStore } from '../../session/session-store';
 import { queryClient } from '../../lib/query-client';
@@ -63,6 +63,30 @@ function Label({ wide, text, short }: { wide: boolean; text: string; short?: Rea
   );
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n > 1 ? 's' : ''}`;
+
+/** '2 envois · 1 photo en attente', '1 photo en échec'. */
+export function queueText(entries: number, photos: number, state: 'en attente' | 'en échec'): string {
+  const parts = [...(entries > 0 ? [plural(entries, 'envoi')] : []), ...(photos > 0 ? [plural(photos, 'photo')] : [])];
+  return `${parts.join(' · ')} ${state}`;
+}
+
+/** On a phone: the entries' number, then the photos' beside a photo icon. */
+function QueueShort({ entries, photos }: { entries: number; photos: number }) {
+  return (
+    <Group component="span" gap={2} wrap="nowrap">
+      {entries > 0 && entries}
+      {entries > 0 && photos > 0 && ' · '}
+      {photos > 0 && (
+        <>
+          <IconPhoto size={12} aria-hidden />
+          {photos}
+        </>
+      )}
+    </Group>
+  );
+}
+
 export function OutboxIndicator() {
   const logged = useSessionStore((s) => s.logged);
   const cause = useOfflineCause();
@@ -97,7 +121,11 @@ export function OutboxIndicator() {
           leftSection={wide ? undefined : <IconCloudUpload size={12} aria-hidden />}
           style={{ cursor: 'pointer', flex: 'none', overflow: 'visible' }}
         >
-          <Label wide={wide} text={`${counts.pending} en attente`} short={counts.pending} />
+          <Label
+            wide={wide}
+            text={queueText(counts.pending - counts.photos.pending, counts.photos.pending, 'en attente')}
+            short={<QueueShort entries={counts.pending - counts.photos.pending} photos={counts.photos.pending} />}
+          />
         </Badge>
       )}
       {counts.failed > 0 && (
@@ -109,7 +137,11 @@ export function OutboxIndicator() {
           leftSection={wide ? undefined : <IconAlertTriangle size={12} aria-hidden />}
           style={{ cursor: 'pointer', flex: 'none', overflow: 'visible' }}
         >
-          <Label wide={wide} text={`${counts.failed} en échec`} short={counts.failed} />
+          <Label
+            wide={wide}
+            text={queueText(counts.failed - counts.photos.failed, counts.photos.failed, 'en échec')}
+            short={<QueueShort entries={counts.failed - counts.photos.failed} photos={counts.photos.failed} />}
+          />
         </Badge>
       )}
     </Group>

@@ -56,6 +56,20 @@ const SLOW = { timeout: 10_000 };
 
 startEachTestOnACleanPhone();
 
+describe('outbox page, numbers', () => {
+  it('writes a temperature waiting to be sent with a decimal comma, and counts entries apart from photos in the top bar', async () => {
+    api();
+    const clientId = await queue({ state: 'failed', lastError: 'Refusée' });
+    const db = await openOfflineDb();
+    const entry = (await db.outbox.get(clientId)) as OutboxEntry<InterventionSubmission>;
+    await db.outbox.put({ ...entry, payload: { ...entry.payload, values: [{ ...entry.payload.values[0], action: 6, valeur: 48.5 }] } });
+    open();
+    expect(await screen.findByText(/\(48,5 °C\)/, {}, SLOW)).toBeInTheDocument();
+    expect(screen.queryByText(/48\.5/)).not.toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: '1 envoi en échec' })).toBeInTheDocument();
+  });
+});
+
 describe('outbox page, server errors', () => {
   it("shows an entry the server kept failing on as 'Erreur serveur' with its reason, and 'Renvoyer' sends it", async () => {
     const calls = api(ADDED);
@@ -67,7 +81,7 @@ describe('outbox page, server errors', () => {
     expect(within(card).getByText(/n’est plus renvoyée automatiquement/)).toBeInTheDocument();
     // Nothing to correct field by field; nothing was sent by itself.
     expect(within(card).queryByRole('button', { name: 'Corriger' })).not.toBeInTheDocument();
-    expect(await screen.findByText('1 en échec')).toBeInTheDocument();
+    expect(await screen.findByText('1 envoi en échec')).toBeInTheDocument();
     expect(posted(calls)).toEqual([]);
 
     await userEvent.click(within(card).getByRole('button', { name: 'Renvoyer' }));
@@ -82,7 +96,7 @@ describe('outbox page, server errors', () => {
     open();
     const card = await screen.findByRole('listitem', { name: /QUA005/ });
     // Logged in and the runner's login drain done (it leaves an 'Erreur serveur' entry alone).
-    expect(await screen.findByText('1 en échec')).toBeInTheDocument();
+    expect(await screen.findByText('1 envoi en échec')).toBeInTheDocument();
     await userEvent.click(within(card).getByRole('button', { name: 'Renvoyer' }));
     expect(await screen.findByText('1 saisie(s) en erreur sur le serveur : elles restent sur le téléphone.')).toBeInTheDocument();
     expect(posted(calls)).toEqual([id]);
@@ -163,8 +177,8 @@ describe('outbox page, photos', () => {
     expect(await within(card).findAllByRole('button', { name: /Agrandir la photo/ })).toHaveLength(2);
     expect(screen.getByText('Photos à envoyer : 2 photos (1,5 Mo). Elles partent après leur saisie, une à une.')).toBeInTheDocument();
     // The top bar counts the photos too: waiting for their refused entry.
-    expect(await screen.findByText('1 en échec')).toBeInTheDocument();
-    expect(screen.getByText('2 en attente')).toBeInTheDocument();
+    expect(await screen.findByText('1 envoi en échec')).toBeInTheDocument();
+    expect(screen.getByText('2 photos en attente')).toBeInTheDocument();
 
     await userEvent.click(within(card).getByRole('button', { name: 'Supprimer' }));
     const dialog = await screen.findByRole('dialog', { name: 'Supprimer cette saisie ?' });
@@ -202,7 +216,7 @@ describe('outbox page, photos', () => {
     expect(within(first).getByText(`Dernière erreur : ${REASON}`)).toBeInTheDocument();
     expect(within(second).getByText('Refusée')).toBeInTheDocument();
     expect(within(second).getByText('Dernière erreur : Format non pris en charge : envoyez une photo JPEG, PNG ou WebP.')).toBeInTheDocument();
-    expect(await screen.findByText('2 en échec')).toBeInTheDocument();
+    expect(await screen.findByText('2 photos en échec')).toBeInTheDocument();
 
     await userEvent.click(within(first).getByRole('button', { name: 'Renvoyer' }));
     await waitFor(async () => expect((await (await openOfflineDb()).photos.toArray()).map((p) => p.clientId)).not.toContain(failing));

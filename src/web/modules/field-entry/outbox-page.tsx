@@ -17,6 +17,7 @@ import { useNavigate } from 'react-router';
 import { typeActionsQuery } from '../../session/bootstrap.api';
 import { useSessionStore } from '../../session/session-store';
 import { displayBlockValue, type SiteInfos } from '../../../shared/schemas/interventions';
+import { frenchValue } from '../../lib/format';
 import type { TypeAction, TypeActionConstante } from '../../../shared/schemas/reference';
 import { useConnectivityStore, useIsOffline } from '../../offline/connectivity';
 import { useOutboxEntries, useOutboxPhotos, useQueuedPhotoUrls, useSentEntries, type InterventionOutboxEntry, type SentReceipt } from '../../offline/hooks';
@@ -80,7 +81,7 @@ function blockSummary(
   const action = typeActions.find((a) => a.id === block.action);
   const label = `${cell ? cellLabel(cell) : `Cellule ${block.composteur}`} : ${action?.libelle ?? `Action ${block.action}`}`;
   const value = displayBlockValue(block, { constantes, cells: site?.siteComposteurs ?? [] });
-  return value ? `${label} (${value})` : label;
+  return value ? `${label} (${frenchValue(value)})` : label;
 }
 
 /** '312 Ko', '1,4 Mo'. */

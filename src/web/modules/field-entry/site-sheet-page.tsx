@@ -27,6 +27,7 @@ import type { TypeAction, TypeActionConstante } from '../../../shared/schemas/re
 import type { SiteInfos } from '../../../shared/schemas/interventions';
 import { INTERVENTION_MESSAGES } from '../../../shared/schemas/intervention-rules';
 import { DataAge } from '../../components/data-age';
+import { fieldsToFix } from '../../components/form-dialog';
 import { newClientId } from '../../offline/client-id';
 import { offlineSupport, offlineUnavailableMessage } from '../../offline/capability';
 import { useConnectivityStore, useIsOffline } from '../../offline/connectivity';
@@ -67,11 +68,6 @@ export const NOT_KEPT_DETAIL =
   'Sur cette adresse, les saisies ne sont pas gardées sur le téléphone. Votre saisie est toujours dans le formulaire : enregistrez-la de nouveau dès que possible.';
 /** Without offline mode, an entry that waits anyway (a correction, a session to renew, a send still on its way). */
 export const WAITING_NOT_KEPT_MESSAGE = 'Intervention pas encore envoyée : elle attend dans la liste des envois, renvoyez-la dès que possible.';
-
-/** '1 champ à corriger', '2 champs à corriger'. */
-export function fieldsToFix(n: number): string {
-  return n === 1 ? '1 champ à corriger' : `${n} champs à corriger`;
-}
 
 /** The native date-and-time input's value ('2026-03-02T09:30') of the form's ('2026-03-02 09:30:00'). */
 export function toDateInput(value: string | null): string {

@@ -8,7 +8,7 @@ import { useState, type CSSProperties } from 'react';
 import { ActionIcon, Alert, Badge, Button, Card, CloseButton, Group, Loader, Paper, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconChevronDown, IconChevronLeft, IconChevronRight, IconSearch } from '@tabler/icons-react';
 import { formatParisDate, formatParisDateTime } from '../../../shared/dates';
-import type { HistoryRow, LinkedIntervention } from '../../../shared/schemas/requests';
+import type { DemandeIntervention, HistoryRow, LinkedIntervention } from '../../../shared/schemas/requests';
 import { TABLE_LABELS, paginationText } from '../../components/data-table';
 import type { ListQuery } from '../../components/use-list-query';
 import { InterventionPhotos } from '../interventions/public';
@@ -207,6 +207,18 @@ function HistoryCard({ row: r, color }: { row: HistoryRow; color: string }) {
   );
 }
 
+export const PUBLIC_REPORT = 'Signalement public';
+
+/**
+ * Who called for the request, for its 'Intervenant' line: the author of its trigger, or
+ * 'Signalement public' for a request raised from a visitor's report (no entry ever called for
+ * it); null when the author is not known (an account deleted since).
+ */
+export function requestAuthor(d: Pick<DemandeIntervention, 'referent' | 'agent' | 'idInterventionDeclenchante' | 'nbSignalements'>): string | null {
+  if (d.referent ?? d.agent) return d.referent ?? d.agent;
+  return d.idInterventionDeclenchante === null && d.nbSignalements === 0 ? PUBLIC_REPORT : null;
+}
+
 /** The trigger, the latest call (when another entry made it) and the performed intervention, one under the other. */
 function LinkedList({ row }: { row: HistoryRow }) {
   const dernier = row.dernierSignalement && row.dernierSignalement.id !== row.interventionDeclenchante?.id ? row.dernierSignalement : null;
@@ -216,7 +228,7 @@ function LinkedList({ row }: { row: HistoryRow }) {
     ['Réalisée', row.interventionRealisee],
   ];
   const entries = all.filter((e): e is [string, LinkedIntervention] => e[1] !== null);
-  if (entries.length === 0) return <Text size="sm">Aucune intervention liée</Text>;
+  if (entries.length === 0) return <Text size="sm">{requestAuthor(row) === PUBLIC_REPORT ? PUBLIC_REPORT : 'Aucune intervention liée'}</Text>;
   return (
     <Stack gap="xs">
       {entries.map(([kind, i]) => (

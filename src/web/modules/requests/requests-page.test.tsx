@@ -1,4 +1,4 @@
-import { act, cleanup, screen, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loggedAs, mockApi, renderApp, reply } from '../../../../tests/helpers/web-app';
@@ -200,6 +200,34 @@ describe('requests board', () => {
     expect(api.callsTo('POST', '/api/admin/demande/intervention/programmer')[0].body).toEqual({
       values: [{ demandeIntervention: 11, date: `${y}-${m}-${d}`, dateEcheance: shown.dateEcheance, actionProgrammee: 14 }],
     });
+  });
+
+  it("says 'Signalement public' on a card raised from a visitor's report, never an empty 'Intervenant :'", async () => {
+    const fromReport = demande({ id: 12, referent: null, agent: null, idAction: null, actionDeclenchante: null, value: '', idInterventionDeclenchante: null, dateDeclenchement: null, nbSignalements: 0 });
+    mockApi(board([demande(), fromReport]));
+    renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
+    const card = await screen.findByRole('article', { name: 'Demande 12' }, { timeout: 15_000 });
+    expect(card).toHaveTextContent('Signalement public');
+    expect(card).not.toHaveTextContent('Intervenant');
+    expect(screen.getByRole('article', { name: 'Demande 11' })).toHaveTextContent('Intervenant : MARTIN Jeanne');
+  });
+
+  it('closes only the calendar on Escape, and opens it above its field, off the buttons', async () => {
+    mockApi(board([demande()]));
+    renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
+    const card = await screen.findByRole('article', { name: 'Demande 11' }, { timeout: 15_000 });
+    await userEvent.click(within(card).getByRole('button', { name: 'Programmer' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Programmer' });
+    await userEvent.click(within(dialog).getByLabelText(/Date prévue de réalisation/));
+    const calendar = await waitFor(() => {
+      const open = document.querySelector<HTMLElement>('[data-dates-dropdown]');
+      expect(open).not.toBeNull();
+      return open!;
+    });
+    expect(calendar.closest('[data-position]')?.getAttribute('data-position') ?? calendar.getAttribute('data-position')).toBe('top');
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(document.querySelector('[data-dates-dropdown]')).toBeNull());
+    expect(screen.getByRole('dialog', { name: 'Programmer' })).toBeInTheDocument();
   });
 
   it('shows how late an overdue request is, and offers today to today plus its delay', async () => {

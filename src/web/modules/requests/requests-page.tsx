@@ -24,6 +24,7 @@ import { InterventionPhotos } from '../interventions/public';
 import { siteInfosQuery, type RequestPrefill, type SheetNavigationState } from '../field-entry/public';
 import { CancelDialog } from './cancel-dialog';
 import { HistoryDialog } from './history-dialog';
+import { PUBLIC_REPORT, requestAuthor } from './history-cards';
 import { PAGE_SIZE, pendingQuery, pendingSitesQuery } from './requests.api';
 import { ScheduleDialog } from './schedule-dialog';
 import { frenchValue } from '../../lib/format';
@@ -156,7 +157,7 @@ function RequestsBoard({ showReports }: { showReports: boolean }) {
             const urgent = isUrgent(d.dateEcheance);
             const late = overdueDays(d);
             const signals = signalsLabel(d);
-            const intervenant = d.referent ?? d.agent ?? '';
+            const author = requestAuthor(d);
             const planner = d.programmationReferent ?? d.programmationAgent;
             return (
               <Card key={d.id} withBorder radius="md" padding="md" component="article" aria-label={`Demande ${d.id}`} data-testid="request-card">
@@ -206,9 +207,11 @@ function RequestsBoard({ showReports }: { showReports: boolean }) {
                     </Text>
                   )}
                   <InterventionPhotos photos={d.photos} what={photosSubject(d)} />
-                  <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                    Intervenant : {intervenant}
-                  </Text>
+                  {author && (
+                    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                      {author === PUBLIC_REPORT ? author : `Intervenant : ${author}`}
+                    </Text>
+                  )}
                   <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                     {d.adresse}
                   </Text>

@@ -12,6 +12,8 @@ import { typeActionsQuery } from '../../session/bootstrap.api';
 import { useSessionStore } from '../../session/session-store';
 import { ConfirmFooter, ErrorBanner } from '../../components/form-dialog';
 import { PageMessage } from '../../components/page-message';
+import { CARDS_CLASS, WIDE_QUERY } from '../../components/card-table';
+import { useMediaQuery } from '@mantine/hooks';
 import { readFailure } from '../../lib/api';
 import { notifySuccess } from '../../lib/notify';
 import { constantesQuery } from '../field-entry/public';
@@ -30,6 +32,7 @@ function RulesTable() {
   const rules = useQuery(rulesQuery());
   const [editing, setEditing] = useState<Editing>(null);
   const [removing, setRemoving] = useState<DemandeRule | null>(null);
+  const wide = useMediaQuery(WIDE_QUERY, undefined, { getInitialValueInEffect: false }) ?? true;
   return (
     <Stack maw={1000} mx="auto" gap="md">
       <Group justify="space-between" wrap="wrap">
@@ -51,7 +54,8 @@ function RulesTable() {
         </Alert>
       )}
       {rules.data && (
-        <Table.ScrollContainer minWidth={640}>
+        // On a phone the rules show as cards (components/card-table.ts), their buttons first.
+        <Table.ScrollContainer minWidth={wide ? 640 : 0} className={wide ? undefined : CARDS_CLASS}>
           <Table striped withTableBorder aria-label="Règles des demandes">
             <Table.Thead>
               <Table.Tr>
@@ -70,11 +74,11 @@ function RulesTable() {
               )}
               {rules.data.map((r) => (
                 <Table.Tr key={r.id}>
-                  <Table.Td>{r.actionDeclenchante}</Table.Td>
-                  <Table.Td>{r.constante ?? 'Toujours'}</Table.Td>
-                  <Table.Td>{r.actionProgrammee}</Table.Td>
-                  <Table.Td>{r.delaiJours}</Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label="Action déclenchante">{r.actionDeclenchante}</Table.Td>
+                  <Table.Td data-label="Valeur">{r.constante ?? 'Toujours'}</Table.Td>
+                  <Table.Td data-label="Action à programmer">{r.actionProgrammee}</Table.Td>
+                  <Table.Td data-label="Délai (jours)">{r.delaiJours}</Table.Td>
+                  <Table.Td data-actions="">
                     <Group gap="xs" wrap="nowrap">
                       <Button size="xs" variant="light" onClick={() => setEditing({ rule: r })} aria-label={`Modifier la règle ${r.actionDeclenchante} ${r.constante ?? ''}`.trim()}>
                         Modifier

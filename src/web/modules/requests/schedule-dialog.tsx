@@ -4,16 +4,18 @@
 // Each item sends the due date and action shown, so that a request changed meanwhile is
 // refused ('La demande a changé, rechargez la page.') instead of planned blind.
 import { useEffect, useState } from 'react';
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useQueryClient } from '@tanstack/react-query';
 import { formatParisDate, parisDayValue } from '../../../shared/dates';
 import { REQUEST_MESSAGES, overdueLabel, planningWindow, type DemandeIntervention } from '../../../shared/schemas/requests';
 import { readFailure } from '../../lib/api';
 import { notifySuccess } from '../../lib/notify';
+import { Dialog } from '../../components/dialog';
 import { requestsKeys, scheduleRequests } from './requests.api';
 
 export const SCHEDULE_REQUIRED_MESSAGE = REQUEST_MESSAGES.required;
+const CALENDAR_ABOVE = { position: 'top', middlewares: { flip: false, shift: true } } as const;
 
 /** '05/03/2026' (or 5/3/2026) -> '2026-03-05'; anything else -> null. */
 export function parseDay(input: string): string | null {
@@ -83,7 +85,8 @@ export function ScheduleDialog({ opened, demandes, onClose, onDone }: { opened: 
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title="Programmer" centered>
+    // Escape in an open calendar closes the calendar only (components/dialog.tsx).
+    <Dialog opened={opened} onClose={onClose} title="Programmer" centered>
       <Stack gap="md">
         {banner && (
           <Alert color="red" role="alert">
@@ -109,6 +112,8 @@ export function ScheduleDialog({ opened, demandes, onClose, onDone }: { opened: 
                 valueFormat="DD/MM/YYYY"
                 dateParser={parseDay}
                 placeholder="jj/mm/aaaa"
+                // Above its field, never flipped below it: the calendar leaves 'Enregistrer' in sight.
+                popoverProps={CALENDAR_ABOVE}
                 minDate={range.min}
                 maxDate={range.max}
                 value={dates[d.id] ?? null}
@@ -134,6 +139,6 @@ export function ScheduleDialog({ opened, demandes, onClose, onDone }: { opened: 
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }
