@@ -9,6 +9,7 @@ import errorsPlugin from './plugins/errors.js';
 import authPlugin from './plugins/auth.js';
 import webPlugin from './plugins/web.js';
 import apiRoutes from './routes.js';
+import metricsPlugin from './modules/metrics/metrics.plugin.js';
 import openapiPlugin from './plugins/openapi.js';
 import { RequestLogController } from './logging.js';
 
@@ -85,13 +86,34 @@ export function apiSecurityHeaders(https: boolean): Record<string, string> {
 }
 
 /**
+ * How long a client may take over a request, so that slow clients (a body trickled a byte at a
+ * time, headers that never end, an idle connection) cannot hold sockets and file descriptors:
+ * a request not fully received within `requestTimeout` (its headers within `headersTimeout`)
+ * answers 408 and its connection closes, node checking every `connectionsCheckingInterval`, so
+ * within 22 s at most. A connection stays open `keepAliveTimeout` after an answer for the
+ * next request; `connectionTimeout` closes one silent both ways for 5 minutes (longer than any
+ * statement is let run, so a slow answer is never cut).
+ */
+export const HTTP_TIMEOUTS = {
+  headersTimeout: 10_000,
+  requestTimeout: 20_000,
+  connectionsCheckingInterval: 2_000,
+  keepAliveTimeout: 10_000,
+  connectionTimeout: 300_000,
+};
+
+/**
  * Fastify's options as main.ts and the tests pass them: the logger, a request log with another
  * slow-request threshold, and the certificate and key when the server speaks HTTPS itself
  * (TLS_CERT, TLS_KEY).
  */
 export type AppServerOptions = FastifyServerOptions & { https?: { cert: Buffer; key: Buffer } };
 
-export async function createApp(deps: AppDeps, fastifyOptions: AppServerOptions = {}): Promise<FastifyInstance> {
+export async function createApp(deps: AppDeps, fastifyOptions: AppServerOptions = {}, timeouts: Partial<typeof HTTP_TIMEOUTS> = {}): Promise<FastifyInstance> {
+  const { headersTimeout, requestTimeout, connectionsCheckingInterval, keepAliveTimeout, connectionTimeout } = { ...HTTP_TIMEOUTS, ...timeouts };
+  // Node's own server options: Fastify passes `http` to http.createServer, the https options
+  // to https.createServer.
+  const serverTimeouts = { headersTimeout, requestTimeout, connectionsCheckingInterval };
   // Over https (PUBLIC_URL), browsers are told to stay on https; over plain http (a phone on
   // the LAN) these headers would send them to an https server that does not exist.
   const https = deps.config.publicUrl.startsWith('https://');
@@ -111,7 +133,12 @@ export async function createApp(deps: AppDeps, fastifyOptions: AppServerOptions 
     },
     // No line per ordinary request at info: one per slow or failed request (logging.ts).
     logController: new RequestLogController(),
+    requestTimeout,
+    keepAliveTimeout,
+    connectionTimeout,
+    http: serverTimeouts,
     ...fastifyOptions,
+    ...(fastifyOptions.https ? { https: { ...serverTimeouts, ...fastifyOptions.https } } : {}),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -134,6 +161,8 @@ export async function createApp(deps: AppDeps, fastifyOptions: AppServerOptions 
 
   // Before the routes: it documents each route as it is added.
   await app.register(openapiPlugin);
+  // Before the routes: its hooks time every request.
+  await app.register(metricsPlugin, deps);
   await app.register(apiRoutes, { prefix: '/api', ...deps });
 
   // GET /logout is a browser navigation (as the contract has it): end the session, back to /login.

@@ -4,6 +4,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { ConfigError } from './config-error.js';
+import { parseBackupConfig, type BackupConfig } from './modules/backup/backup.config.js';
+import { parseMetricsConfig, type MetricsConfig } from './modules/metrics/metrics.config.js';
 
 const optionalString = z
   .string()
@@ -150,9 +153,11 @@ export interface Config extends RawConfig {
   dataDir: string;
   publicUrl: string;
   secureCookies: boolean;
+  backup: BackupConfig;
+  metrics: MetricsConfig;
 }
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 /** The host part of a URL for a listening address: every interface reads as localhost. */
 export function urlHost(host: string): string {
@@ -186,5 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     publicUrl,
     secureCookies: publicUrl.startsWith('https://'),
+    backup: parseBackupConfig(env, dataDir),
+    metrics: parseMetricsConfig(env),
   };
 }

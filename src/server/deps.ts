@@ -4,6 +4,9 @@ import type { Db } from './db/client.js';
 import type { Mailer } from './mailer.js';
 import type { Config } from './config.js';
 import type { AuthChangeFeed } from './db/auth-changes.js';
+import type { BackupConfig } from './modules/backup/backup.config.js';
+import type { MetricsConfig } from './modules/metrics/metrics.config.js';
+import type { PoolStats } from './modules/metrics/metrics.plugin.js';
 
 export type AppConfig = Pick<Config, 'APP_NAME' | 'APP_CONTACT' | 'publicUrl' | 'secureCookies' | 'TERRITORY'> &
   Partial<Pick<Config, 'ALERTS_AT' | 'OPEN_DATA_NAME' | 'OPEN_DATA_SIREN'>> & {
@@ -11,6 +14,8 @@ export type AppConfig = Pick<Config, 'APP_NAME' | 'APP_CONTACT' | 'publicUrl' | 
   webDir?: string;
   /** Proxies whose X-Forwarded-For is believed (config.ts); absent: none, the peer's address counts. */
   TRUST_PROXY?: Config['TRUST_PROXY'];
+  backup?: BackupConfig;
+  metrics?: MetricsConfig;
 };
 
 export interface AppDeps {
@@ -22,4 +27,6 @@ export interface AppDeps {
    * kept in memory between requests (plugins/auth.ts); without it, read on every request.
    */
   authChanges?: AuthChangeFeed;
+  /** The PostgreSQL pool's counts, for the metrics; absent on PGlite. */
+  poolStats?: () => PoolStats;
 }

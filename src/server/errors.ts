@@ -109,13 +109,14 @@ const CONNECTION_MESSAGES = [
   /server closed the connection unexpectedly/i,
 ];
 
-// The server answers but refuses to serve: the database is gone (dropped, renamed), the
+// The server answers but refuses to serve: the database is gone (dropped, renamed) or no longer
+// accepts connections (ALLOW_CONNECTIONS false: 55000), the
 // credentials no longer open it (password changed, role dropped or not allowed to log in),
 // or it lacks resources (disk full, out of memory, connection slots). An operator fixes these;
 // for the phone they are an outage like any other, so its outbox waits and sends again
 // instead of setting the entry aside as refused. A start does not wait for them (they do
 // not fix themselves): it stops with the reason.
-const REFUSAL_CODES = new Set(['3D000', '57P04', '28000', '28P01']);
+const REFUSAL_CODES = new Set(['3D000', '57P04', '55000', '28000', '28P01']);
 // Class 53, insufficient resources: 53000, 53100 disk full, 53200 out of memory, 53300 too
 // many connections, 53400 configuration limit exceeded.
 const REFUSAL_CLASSES = ['53'];

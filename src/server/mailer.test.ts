@@ -1,9 +1,10 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
-import { createMailer } from './mailer.js';
+import { ERASED_RECIPIENT, createMailer, recipientHash } from './mailer.js';
 import { parseEml } from '../../tests/helpers/e2e-mail.js';
 
 const dirs: string[] = [];
@@ -16,7 +17,7 @@ function recordingLog() {
 }
 
 describe('mailer without SMTP_URL', () => {
-  it('writes each message as an RFC 822 .eml file in DATA_DIR/mail and logs its subject and recipient', async () => {
+  it('writes each message as an RFC 822 .eml file in DATA_DIR/mail and logs its subject and the recipient as domain and hash only', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'compost-mail-'));
     dirs.push(dataDir);
     const mailDir = path.join(dataDir, 'mail');
@@ -28,7 +29,9 @@ describe('mailer without SMTP_URL', () => {
     const files = fs.readdirSync(mailDir).sort();
     expect(files).toHaveLength(2);
     expect(files.every((f) => f.endsWith('.eml'))).toBe(true);
-    const raw = fs.readFileSync(path.join(mailDir, files.find((f) => f.includes('anne@exemple.fr'))!), 'utf8');
+    // Files are named by the recipient's hash, never its address.
+    expect(files.some((f) => f.includes('@'))).toBe(false);
+    const raw = fs.readFileSync(path.join(mailDir, files.find((f) => f.includes(recipientHash('anne@exemple.fr')))!), 'utf8');
     const eml = parseEml(raw);
     expect(eml.header('From')).toBe('Compost <no-reply@compost.test>');
     expect(eml.header('To')).toBe('anne@exemple.fr');
@@ -38,12 +41,17 @@ describe('mailer without SMTP_URL', () => {
     expect(eml.header('Content-Type')).toContain('multipart/alternative');
     expect(eml.body).toContain('http://x/reset/abc');
 
-    expect(lines.map((l) => [l.msg, l.obj.to, l.obj.subject])).toEqual([
-      ['Mail écrit dans un fichier', 'anne@exemple.fr', 'Réinitialisation de votre mot de passe'],
-      ['Mail écrit dans un fichier', 'paul@exemple.fr', 'Validation de votre adresse mail'],
+    expect(lines.map((l) => [l.msg, l.obj.toDomain, l.obj.toHash, l.obj.subject])).toEqual([
+      ['Mail écrit dans un fichier', 'exemple.fr', recipientHash('anne@exemple.fr'), 'Réinitialisation de votre mot de passe'],
+      ['Mail écrit dans un fichier', 'exemple.fr', recipientHash('paul@exemple.fr'), 'Validation de votre adresse mail'],
     ]);
-    // The log names the message, never its content (links carry tokens).
+    // The same address always gives the same hash, whatever its case; another, another.
+    expect(recipientHash('Anne@Exemple.fr')).toBe(recipientHash('anne@exemple.fr'));
+    expect(recipientHash('anne@exemple.fr')).toMatch(/^[0-9a-f]{12}$/);
+    expect(recipientHash('paul@exemple.fr')).not.toBe(recipientHash('anne@exemple.fr'));
+    // The log names the message, never its content (links carry tokens) nor the address.
     expect(JSON.stringify(lines)).not.toContain('/reset/abc');
+    expect(JSON.stringify(lines)).not.toMatch(/anne|paul/);
   });
 
   it('keeps an odd recipient from choosing where the file goes', async () => {
@@ -56,9 +64,130 @@ describe('mailer without SMTP_URL', () => {
     expect(files[0]).not.toContain('/');
     expect(fs.existsSync(path.join(dataDir, 'evil'))).toBe(false);
   });
+
+  it('keeps no copy of an address promised erasure: the file holds a stand-in, the log its domain only', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'compost-mail-'));
+    dirs.push(dataDir);
+    const mailDir = path.join(dataDir, 'mail');
+    const { log, lines } = recordingLog();
+    const mailer = createMailer({ mailDir, from: 'a@b.fr', log });
+    const to = 'Jean.Reporter+x@Quartier.example.org';
+    await mailer.send({
+      to,
+      subject: `Votre signalement (${to})`,
+      text: `Bonjour,\nvotre adresse ${to} sera effacée.\nhttp://x/suivi/tok\n`,
+      html: `<p>${to}</p>`,
+      headers: { 'List-Unsubscribe': `<mailto:desinscription@b.fr?subject=${to}>`, 'X-Compost-Suivi': 'signalement' },
+      erase: true,
+    });
+    const files = fs.readdirSync(mailDir);
+    expect(files).toHaveLength(1);
+    const raw = fs.readFileSync(path.join(mailDir, files[0]), 'utf8');
+    const eml = parseEml(raw);
+    // Not the address, in any case or encoding, nor its hash; the message itself is still there.
+    for (const text of [files[0], raw, eml.body, eml.header('Subject'), JSON.stringify(lines)]) {
+      expect(text.toLowerCase()).not.toContain('jean.reporter');
+      expect(text).not.toContain(recipientHash(to));
+    }
+    expect(eml.header('To')).toBe(ERASED_RECIPIENT);
+    expect(eml.header('X-Compost-Suivi')).toBe('signalement');
+    expect(eml.body).toContain('http://x/suivi/tok');
+    expect(raw).not.toMatch(/erase/i);
+    expect(lines.map((l) => [l.msg, l.obj])).toEqual([
+      ['Mail écrit dans un fichier', { toDomain: 'quartier.example.org', subject: `Votre signalement (${ERASED_RECIPIENT})`, file: path.join(mailDir, files[0]) }],
+    ]);
+  });
 });
 
+/**
+ * A stand-in SMTP server on a free local port that accepts every message and keeps what it
+ * was sent (the envelope's recipients and the raw message).
+ */
+async function smtpServer() {
+  const received: { rcpt: string[]; data: string }[] = [];
+  const server = net.createServer((socket) => {
+    let buffer = '';
+    let data: string | null = null;
+    let rcpt: string[] = [];
+    socket.write('220 test ESMTP\r\n');
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString('utf8');
+      for (;;) {
+        if (data !== null) {
+          const end = buffer.indexOf('\r\n.\r\n');
+          if (end < 0) return;
+          received.push({ rcpt, data: data + buffer.slice(0, end) });
+          buffer = buffer.slice(end + 5);
+          data = null;
+          rcpt = [];
+          socket.write('250 OK\r\n');
+          continue;
+        }
+        const eol = buffer.indexOf('\r\n');
+        if (eol < 0) return;
+        const line = buffer.slice(0, eol);
+        buffer = buffer.slice(eol + 2);
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === 'EHLO' || verb === 'HELO') socket.write('250 test\r\n');
+        else if (verb === 'RCPT' && line.includes('refuse')) socket.write(`550 5.1.1 ${line.slice(8)}: Recipient address rejected\r\n`);
+        else if (verb === 'RCPT') {
+          rcpt.push(line);
+          socket.write('250 OK\r\n');
+        } else if (verb === 'DATA') {
+          data = '';
+          socket.write('354 go\r\n');
+        }
+        else if (verb === 'QUIT') socket.end('221 bye\r\n');
+        else socket.write('250 OK\r\n');
+      }
+    });
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  return { url: `smtp://127.0.0.1:${port}?ignoreTLS=true`, received, close: () => new Promise((r) => server.close(r)) };
+}
+
 describe('mailer with SMTP_URL', () => {
+  it('sends the message with its extra headers, and logs the recipient as domain and hash, or domain only when it is to be erased', async () => {
+    const smtp = await smtpServer();
+    try {
+      const { log, lines } = recordingLog();
+      const mailDir = path.join(os.tmpdir(), `compost-unused-mail-${process.pid}`);
+      const mailer = createMailer({ smtpUrl: smtp.url, mailDir, from: 'a@b.fr', log });
+      await mailer.send({ to: 'anne@exemple.fr', subject: 'Alerte', text: 't', headers: { 'List-Unsubscribe': '<https://x/desinscription/tok>' } });
+      await mailer.send({ to: 'jean.reporter@quartier.example.org', subject: 'Suivi', text: 'merci', erase: true });
+      expect(smtp.received.map((m) => m.rcpt)).toEqual([['RCPT TO:<anne@exemple.fr>'], ['RCPT TO:<jean.reporter@quartier.example.org>']]);
+      expect(parseEml(smtp.received[0].data).header('List-Unsubscribe')).toBe('<https://x/desinscription/tok>');
+      // `erase` is the mailer's, not a header or an option of the message.
+      expect(smtp.received[1].data).not.toMatch(/erase/i);
+      expect(lines.map((l) => [l.msg, l.obj])).toEqual([
+        ['Mail envoyé', { toDomain: 'exemple.fr', toHash: recipientHash('anne@exemple.fr'), subject: 'Alerte' }],
+        ['Mail envoyé', { toDomain: 'quartier.example.org', subject: 'Suivi' }],
+      ]);
+      expect(fs.existsSync(mailDir)).toBe(false);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('fails on a recipient the server refuses, quoting the address unless it was promised erasure', async () => {
+    const smtp = await smtpServer();
+    try {
+      const mailer = createMailer({ smtpUrl: smtp.url, mailDir: os.tmpdir(), from: 'a@b.fr', log: recordingLog().log });
+      const plain = await mailer.send({ to: 'refuse.anne@exemple.fr', subject: 's', text: 't' }).catch((e: Error) => e);
+      expect((plain as Error).message).toContain('refuse.anne@exemple.fr');
+      const erased = await mailer.send({ to: 'refuse.jean@quartier.example.org', subject: 's', text: 't', erase: true }).catch((e: Error) => e);
+      expect(erased).toBeInstanceOf(Error);
+      expect((erased as Error).message).toContain('Recipient address rejected');
+      expect(JSON.stringify({ ...(erased as object), message: (erased as Error).message })).not.toContain('refuse.jean');
+    } finally {
+      await smtp.close();
+    }
+  });
+});
+
+describe('mailer with SMTP_URL, unreachable', () => {
   it('sends through the server of SMTP_URL and fails when it cannot be reached', async () => {
     const { log, lines } = recordingLog();
     const mailer = createMailer({ smtpUrl: 'smtp://127.0.0.1:1', mailDir: path.join(os.tmpdir(), 'compost-unused-mail'), from: 'a@b.fr', log });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
-import { firstStartLines, lanUrls, migrationsLine, readyLine, startServer, webBuildNeeded } from './main.js';
+import { FIRST_ACCESS_FILE, firstStartLines, firstStartOutput, lanUrls, migrationsLine, readyLine, startServer, webBuildNeeded } from './main.js';
 import { DatabaseLockedError } from './db/client.js';
 
 const dirs: string[] = [];
@@ -103,6 +103,37 @@ describe('first-start message', () => {
     expect(firstStartLines('http://x', { created: false })).toEqual([]);
   });
 
+  it('shows the box on a terminal, and otherwise writes it to DATA_DIR/premier-acces.txt (mode 0600) and names only that file', () => {
+    const admin = { created: true, login: 'admin', generatedPassword: 'Secret-123456789' };
+    const dataDir = tempDir();
+    const file = path.join(dataDir, FIRST_ACCESS_FILE);
+    expect(firstStartOutput('http://x', admin, { terminal: true, dataDir })).toEqual(firstStartLines('http://x', admin));
+    expect(fs.existsSync(file)).toBe(false);
+
+    // A file an earlier start left, readable by all: replaced, not reused.
+    fs.writeFileSync(file, 'ancien', { mode: 0o644 });
+    const piped = firstStartOutput('http://x', admin, { terminal: false, dataDir });
+    expect(piped).toEqual([`Premier démarrage : l'identifiant et le mot de passe générés de l'administrateur sont dans ${file} (lisible par ce seul compte).`]);
+    expect(piped.join('\n')).not.toContain('Secret-123456789');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(file, 'utf8')).toBe(
+      'Premier démarrage : connectez-vous sur http://x/login\nIdentifiant : admin\nMot de passe généré : Secret-123456789\nSupprimez ce fichier une fois connecté et le mot de passe changé.\n',
+    );
+
+    // No generated password: nothing secret, nothing written.
+    const chosenDir = tempDir();
+    expect(firstStartOutput('http://x', { created: true, login: 'chef' }, { terminal: false, dataDir: chosenDir })).toEqual(firstStartLines('http://x', { created: true, login: 'chef' }));
+    expect(firstStartOutput('http://x', { created: false }, { terminal: false, dataDir: chosenDir })).toEqual([]);
+    expect(fs.readdirSync(chosenDir)).toEqual([]);
+
+    // A directory it cannot write to: the password is shown nowhere, the way out is named.
+    const unwritable = path.join(tempDir(), 'fichier');
+    fs.writeFileSync(unwritable, '');
+    const failed = firstStartOutput('http://x', admin, { terminal: false, dataDir: unwritable }).join('\n');
+    expect(failed).toContain('npm run admin:password -- admin');
+    expect(failed).not.toContain('Secret-123456789');
+  });
+
   it('says where the server is ready, with its addresses on the local network', () => {
     expect(readyLine('Compost', 'https://localhost:3000', ['https://192.168.1.20:3000'])).toBe(
       'Compost est prêt : https://localhost:3000 (réseau local : https://192.168.1.20:3000)',
@@ -176,16 +207,20 @@ describe('server start', () => {
     expect(fs.existsSync(path.join(dataDir, 'db', 'compost.lock'))).toBe(false);
   });
 
-  it('prints the URL and a generated password once, refuses a second process on the same directory, and stops on SIGINT', async () => {
+  it('prints the URL, writes a generated password to its file, refuses a second process on the same directory, and stops on SIGINT', async () => {
     const dataDir = tempDir();
     const first = startProcess({ DATA_DIR: dataDir, ADMIN_PASSWORD: '', ADMIN_LOGIN: 'chef', LOG_LEVEL: 'info' });
     try {
       await first.ready();
       expect(first.io.stdout).toMatch(/Compost est prêt : http:\/\/127\.0\.0\.1:\d+/);
-      const password = first.io.stdout.match(/│ Mot de passe généré : (\S+) +│/)?.[1];
+      // The output is no terminal (a service manager would keep it in its logs): the password
+      // is in DATA_DIR/premier-acces.txt, readable by this account only, and the console names the file.
+      const file = path.join(dataDir, FIRST_ACCESS_FILE);
+      expect(first.io.stdout).toContain(`sont dans ${file} (lisible par ce seul compte)`);
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      const password = fs.readFileSync(file, 'utf8').match(/^Mot de passe généré : (\S+)$/m)?.[1];
       expect(password).toMatch(/^[\w-]{16}$/);
-      // Printed once on the console; the JSON log lines never carry it.
-      expect((first.io.stdout + first.io.stderr).split(password!).length - 1).toBe(1);
+      expect(first.io.stdout + first.io.stderr).not.toContain(password);
       const logLines = first.io.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string });
       expect(logLines.map((l) => l.msg)).toEqual([expect.stringMatching(/^Base de données : \d+ migrations appliquées \(1 à \d+\)$/), 'Premier administrateur créé : « chef »']);
       // Requests write no line at the default level.
@@ -193,6 +228,9 @@ describe('server start', () => {
       for (let i = 0; i < 3; i++) expect((await fetch(`${url}/api/app/info/get`)).status).toBe(200);
       await new Promise((r) => setTimeout(r, 200));
       expect(first.io.stdout.split('\n').filter((l) => l.startsWith('{'))).toHaveLength(2);
+      // The password of the file opens a session.
+      const login = await fetch(`${url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'chef', password }) });
+      expect(login.status).toBe(200);
 
       const second = startProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
       expect(await second.exited).toBe(1);

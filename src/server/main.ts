@@ -16,6 +16,7 @@ import { createMailer } from './mailer.js';
 import { createApp } from './app.js';
 import { startAlertScheduler, type AlertScheduler } from './modules/alerts/alerts.scheduler.js';
 import { tuneGarbageCollector } from './gc-tuning.js';
+import { assertSchemaKnown } from './modules/backup/backup.restore.js';
 
 export { createLogger } from './logging.js';
 
@@ -90,6 +91,8 @@ export function lanUrls(host: string, port: number, scheme: string): string[] {
 
 async function prepareDatabase(handle: DatabaseHandle, config: Config, log: pino.Logger): Promise<AdminSeedResult> {
   const { db } = handle;
+  // A newer release migrated this database: running older code on it would misread it.
+  await assertSchemaKnown(db);
   const applied = await migrate(db);
   if (applied.length) log.info(migrationsLine(applied));
   await seedCities(db, config.TERRITORY);
@@ -141,7 +144,7 @@ export async function startServer(config: Config, opts: { webDir?: string; datab
     admin = await prepareDatabase(handle, config, log);
     mailer = createMailer({ smtpUrl: config.SMTP_URL, mailDir: path.join(config.dataDir, 'mail'), from: config.MAIL_FROM, log });
     const webDir = opts.webDir && fs.existsSync(path.join(opts.webDir, 'index.html')) ? opts.webDir : undefined;
-    app = await createApp({ db: handle.db, mailer, authChanges: handle.changes, config: { ...config, webDir } }, { loggerInstance: log, ...(https ? { https } : {}) });
+    app = await createApp({ db: handle.db, mailer, authChanges: handle.changes, poolStats: handle.poolStats, config: { ...config, webDir } }, { loggerInstance: log, ...(https ? { https } : {}) });
     // Fastify says where it listens, on one line per address; the ready line (runMain) says it once.
     const fastifyLog = app.log as pino.Logger;
     const level = fastifyLog.level;
@@ -202,12 +205,36 @@ export function firstStartLines(url: string, admin: AdminSeedResult): string[] {
   if (!admin.generatedPassword) {
     return [`Premier démarrage : connectez-vous sur ${url}/login avec l'identifiant « ${admin.login} »`, '  et le mot de passe de ADMIN_PASSWORD.'];
   }
-  return boxed([
-    `Premier démarrage : connectez-vous sur ${url}/login`,
-    `Identifiant : ${admin.login}`,
-    `Mot de passe généré : ${admin.generatedPassword}`,
-    'Il n’est affiché qu’une fois : notez-le maintenant.',
-  ]);
+  return boxed([...firstAccess(url, admin), 'Il n’est affiché qu’une fois : notez-le maintenant.']);
+}
+
+const firstAccess = (url: string, admin: AdminSeedResult) => [
+  `Premier démarrage : connectez-vous sur ${url}/login`,
+  `Identifiant : ${admin.login}`,
+  `Mot de passe généré : ${admin.generatedPassword}`,
+];
+
+/** Where a start whose output is no terminal leaves the generated password, in DATA_DIR. */
+export const FIRST_ACCESS_FILE = 'premier-acces.txt';
+
+/**
+ * The first-start lines for the console. On a terminal, the box with the generated password.
+ * Otherwise the output ends up in log files (systemd's journal, a container's log): the
+ * identifiant and password go to DATA_DIR/premier-acces.txt, readable by this account alone,
+ * and the console names that file only.
+ */
+export function firstStartOutput(url: string, admin: AdminSeedResult, opts: { terminal: boolean; dataDir: string }): string[] {
+  if (opts.terminal || !admin.generatedPassword) return firstStartLines(url, admin);
+  const file = path.join(opts.dataDir, FIRST_ACCESS_FILE);
+  try {
+    fs.mkdirSync(opts.dataDir, { recursive: true });
+    // A file left by an earlier start goes: the new one is created with its mode, never reused.
+    fs.rmSync(file, { force: true });
+    fs.writeFileSync(file, [...firstAccess(url, admin), 'Supprimez ce fichier une fois connecté et le mot de passe changé.', ''].join('\n'), { mode: 0o600, flag: 'wx' });
+  } catch (e) {
+    return [`Premier démarrage : impossible d'écrire ${file} (${(e as Error).message}) ; le mot de passe généré n'est affiché nulle part.`, `  Donnez-en un à « ${admin.login} » avec npm run admin:password -- ${admin.login}`];
+  }
+  return [`Premier démarrage : l'identifiant et le mot de passe générés de l'administrateur sont dans ${file} (lisible par ce seul compte).`];
 }
 
 /** The line that says the server is ready, with the addresses a phone on the local network can open. */
@@ -256,5 +283,6 @@ export async function runMain(opts: { webDir?: string } = {}) {
   process.once('SIGINT', () => stop('SIGINT'));
   // One write: whoever reads the console (a terminal, a supervisor, a test) gets the ready line
   // and the first administrator's box together, never the one without the other.
-  console.log([`\n${readyLine(config.APP_NAME, server.url, server.lan)}`, ...firstStartLines(server.url, server.admin)].join('\n'));
+  const firstStart = firstStartOutput(server.url, server.admin, { terminal: Boolean(process.stdout.isTTY), dataDir: config.dataDir });
+  console.log([`\n${readyLine(config.APP_NAME, server.url, server.lan)}`, ...firstStart].join('\n'));
 }

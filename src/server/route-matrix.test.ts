@@ -155,6 +155,9 @@ const MATRIX: Record<string, Row> = {
   'PUT /api/admin/signalement/classer': row(['referent', 'ROLE_ADMIN']),
   'PUT /api/admin/signalement/fusionner': row(['referent', 'ROLE_ADMIN']),
   'GET /api/open/sites.geojson': row(EVERYONE),
+  'GET /api/admin/sauvegarde/status': row(ONLY_ADMIN),
+  'POST /api/admin/sauvegarde/run': row(ONLY_ADMIN),
+  'GET /api/metrics': row(EVERYONE),
   'GET /api/open/sites.csv': row(EVERYONE),
   // Site follow-up alerts and the yearly report.
   'GET /api/admin/alerte/get/list/by/filters': row(['referent', 'provider', 'ROLE_ADMIN']),

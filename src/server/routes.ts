@@ -20,10 +20,11 @@ import alertsRoutes from './modules/alerts/alerts.routes.js';
 import yearlyReportRoutes from './modules/yearly-report/yearly-report.routes.js';
 import photosRoutes from './modules/photos/photos.routes.js';
 import publicSitesRoutes from './modules/public-sites/public-sites.routes.js';
+import backupRoutes from './modules/backup/backup.routes.js';
 
 export default async function apiRoutes(api: FastifyInstance, opts: AppDeps & { prefix?: string }) {
   // The prefix is this plugin's own; the modules get the dependencies only.
-  const deps: AppDeps = { db: opts.db, mailer: opts.mailer, config: opts.config };
+  const deps: AppDeps = { db: opts.db, mailer: opts.mailer, config: opts.config, poolStats: opts.poolStats };
   await api.register(referenceRoutes, deps);
   await api.register(sessionRoutes, deps);
   await api.register(accountRoutes, deps);
@@ -42,4 +43,5 @@ export default async function apiRoutes(api: FastifyInstance, opts: AppDeps & { 
   await api.register(yearlyReportRoutes, deps);
   await api.register(photosRoutes, deps);
   await api.register(publicSitesRoutes, deps);
+  await api.register(backupRoutes, deps);
 }

@@ -45,3 +45,34 @@ export function pathToKey(path: readonly PropertyKey[]): string {
   }
   return key;
 }
+
+/** The value an error's key names in a request's input ('values0.observations' → input.values[0].observations). */
+function valueAt(input: unknown, key: string): unknown {
+  let value = input;
+  for (const part of key ? key.split('.') : []) {
+    if (value === null || typeof value !== 'object') return undefined;
+    const record = value as Record<string, unknown>;
+    const indexed = /^(.*?)(\d+)$/.exec(part);
+    if (part in record || !indexed) value = record[part];
+    else value = (indexed[1] ? (record[indexed[1]] as Record<string, unknown> | undefined) : record)?.[indexed[2]];
+  }
+  return value;
+}
+
+/** Nothing given at `key` in any of the inputs (absent, null, blank text, empty list): a missing field. */
+export function isMissingField(inputs: unknown[], key: string): boolean {
+  return inputs.every((input) => {
+    const v = valueAt(input, key);
+    return v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
+  });
+}
+
+/**
+ * The top-level message of a refused input: when its first error is a missing field, the
+ * message for missing fields (the spec's 'Veuillez renseigner les champs obligatoires', or the
+ * screen's own); otherwise that first error itself, so that the message says what is wrong.
+ */
+export function refusalMessage(errors: readonly FieldError[], inputs: unknown[], missingMessage: string = MESSAGES.required): string {
+  const first = errors[0];
+  return !first || isMissingField(inputs, first.key) ? missingMessage : first.error;
+}

@@ -44,6 +44,8 @@ export const PERMISSIONS = {
   'stats.view': ['ROLE_ADMIN', 'ROLE_ADMIN_USER', 'ROLE_ADMIN_ROLE', 'ROLE_ADMIN_SITE', 'ROLE_ADMIN_COMPOSTEUR', 'ROLE_ADMIN_UPDATE', 'ROLE_ADMIN_DELETE'],
   /** Alert thresholds and the run of the daily alerts job. */
   'alert.settings': ['ROLE_ADMIN'],
+  /** Backups: their status and making one now. */
+  'backup.manage': ['ROLE_ADMIN'],
   /** The open alerts of what the user follows: all for ROLE_ADMIN, requests for providers, their sites for referents. */
   'alert.view': ['ROLE_ADMIN', 'ROLE_PRESTATAIRE', 'ROLE_USER'],
   /** The yearly report of the programme and of each site. */

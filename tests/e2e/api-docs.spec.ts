@@ -1,7 +1,9 @@
 // The API description page (/api/docs): Swagger UI renders the document generated from the
 // route schemas, with its scripts and styles served by this server under the page's own
-// content security policy (a refused script or style would leave the page blank or unstyled).
+// content security policy (a refused script or style would leave the page blank or unstyled),
+// and it passes the same accessibility checks as the app's screens.
 import { expect, test } from '../helpers/e2e-test';
+import { expectAccessible } from '../helpers/e2e-axe';
 
 test('the API description page renders every route group from this server alone, without a CSP refusal', async ({ page, baseURL }) => {
   const origin = new URL(baseURL!).origin;
@@ -20,6 +22,7 @@ test('the API description page renders every route group from this server alone,
 
   // The document's title and a few operations, by method and path.
   await expect(page.getByRole('heading', { name: /API Compost/ })).toBeVisible();
+  await expectAccessible(page, '/api/docs');
   const requests = page.locator('.opblock-tag-section', { has: page.getByRole('heading', { name: 'requests' }) });
   await requests.getByRole('heading', { name: 'requests' }).click();
   const programmer = page.locator('.opblock', { hasText: '/api/admin/demande/intervention/programmer' });
@@ -31,6 +34,7 @@ test('the API description page renders every route group from this server alone,
   for (const code of ['200', '400', '401', '403', '409']) {
     await expect(programmer.locator(`.responses-table tr.response[data-code="${code}"]`)).toHaveCount(1);
   }
+  await expectAccessible(page, '/api/docs, une opération ouverte');
 
   // Swagger UI's own stylesheet applied (an inline or file style refused would leave it unstyled).
   const methodColour = await programmer.locator('.opblock-summary-method').evaluate((el) => getComputedStyle(el).backgroundColor);

@@ -12,4 +12,6 @@ export interface DatabaseHandle {
   /** Changes to sessions, accounts and roles, made by this process or (PostgreSQL) another one. */
   changes: AuthChangeFeed;
   close(): Promise<void>;
+  /** The PostgreSQL pool's connections (for the metrics); absent on PGlite. */
+  poolStats?(): { total: number; idle: number; waiting: number };
 }

@@ -95,6 +95,7 @@ export function createPostgres(url: string, opts: PostgresOptions = {}): Databas
     kind: 'postgres',
     pool,
     changes,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: async () => {
       await listener.stop();
       await db.destroy();

@@ -382,6 +382,7 @@ describe('a PostgreSQL server that refuses connections', () => {
     ['57P03', 'the database system is shutting down', false],
     ['57P02', 'terminating connection due to crash of another server process', false],
     ['28P01', 'password authentication failed for user "compost"', true],
+    ['55000', 'database "compost" is not currently accepting connections', false],
   ])('answers 503 with Retry-After to a request when the server says %s (%s)', async (code, message, askPassword) => {
     const server = await refusingServer(code, message, { askPassword });
     const handle = createPostgres(server.url);

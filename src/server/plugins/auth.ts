@@ -41,6 +41,13 @@ export interface CurrentUser {
 }
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route never reads the session, whatever cookie comes with the request: the health
+     * probes, which must answer while the database (where sessions live) refuses.
+     */
+    withoutSession?: true;
+  }
   interface FastifyRequest {
     user: CurrentUser | null;
     sessionHash: string | null;
@@ -128,6 +135,7 @@ export default fp<{ db: Db; secureCookies: boolean; publicUrl?: string; changes?
   // created and awaited, which Fastify does for every async hook.
   app.addHook('onRequest', (request, _reply, done) => {
     if (!SAFE_METHODS.has(request.method) && !sameOriginRequest(request, publicOrigin)) return done(new HttpError(403, MESSAGES.crossOrigin));
+    if (request.routeOptions.config.withoutSession) return done();
     // Every /api/admin call needs a session, whatever its own guard says.
     const check = () => done(request.url.startsWith('/api/admin/') && !request.user ? new UnauthorizedError() : undefined);
     const token = request.cookies[SESSION_COOKIE];

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { MESSAGES, type FieldError } from '../../shared/errors.js';
+import { MESSAGES, refusalMessage, type FieldError } from '../../shared/errors.js';
 import { HttpError, TooManyRequestsError, UNAVAILABLE_MESSAGE, ValidationError, isDatabaseDataError, isDatabaseOutage } from '../errors.js';
 import { requestPath } from '../logging.js';
 
@@ -37,10 +37,13 @@ export default fp<{ spaIndex?: string }>(async (app, opts) => {
         seen.add(key);
         errors.push({ key, error: v.message ?? 'Valeur invalide' });
       }
-      return reply.status(400).send({ status: 'error', errors, message: MESSAGES.required });
+      const part = error.validationContext;
+      const input = part === 'querystring' ? request.query : part ? request[part] : undefined;
+      return reply.status(400).send({ status: 'error', errors, message: refusalMessage(errors, [input]) });
     }
     if (error instanceof ValidationError) {
-      return reply.status(400).send({ status: 'error', errors: error.errors, message: error.message });
+      const message = refusalMessage(error.errors, [request.body, request.query, request.params], error.message);
+      return reply.status(400).send({ status: 'error', errors: error.errors, message });
     }
     if (error instanceof TooManyRequestsError) {
       reply.header('retry-after', String(error.retryAfterSeconds));

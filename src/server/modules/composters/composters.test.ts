@@ -59,19 +59,21 @@ describe.each(TEST_DRIVERS)('composter types (%s)', (driver) => {
   });
 
   it('says which field is wrong when adding', async () => {
-    const cases: [unknown, string, string][] = [
-      [{ precisions: 'x' }, 'volume', 'Le volume est obligatoire'],
-      [{ volume: 'beaucoup', precisions: 'x' }, 'volume', 'Le volume doit être un nombre entier de litres'],
-      [{ volume: 12.5, precisions: 'x' }, 'volume', 'Le volume doit être un nombre entier de litres'],
-      [{ volume: -1, precisions: 'x' }, 'volume', 'Le volume doit être supérieur ou égal à 0'],
-      [{ volume: 400 }, 'precisions', 'Les précisions sont obligatoires'],
-      [{ volume: 400, precisions: '   ' }, 'precisions', 'Les précisions sont obligatoires'],
-      [{ volume: 400, precisions: 'x'.repeat(51) }, 'precisions', '50 caractères au plus'],
+    // The last value: the answer's message, general for a missing field, else the error itself.
+    const missing = 'Veuillez renseigner les champs obligatoires';
+    const cases: [unknown, string, string, string][] = [
+      [{ precisions: 'x' }, 'volume', 'Le volume est obligatoire', missing],
+      [{ volume: 'beaucoup', precisions: 'x' }, 'volume', 'Le volume doit être un nombre entier de litres', 'Le volume doit être un nombre entier de litres'],
+      [{ volume: 12.5, precisions: 'x' }, 'volume', 'Le volume doit être un nombre entier de litres', 'Le volume doit être un nombre entier de litres'],
+      [{ volume: -1, precisions: 'x' }, 'volume', 'Le volume doit être supérieur ou égal à 0', 'Le volume doit être supérieur ou égal à 0'],
+      [{ volume: 400 }, 'precisions', 'Les précisions sont obligatoires', missing],
+      [{ volume: 400, precisions: '   ' }, 'precisions', 'Les précisions sont obligatoires', missing],
+      [{ volume: 400, precisions: 'x'.repeat(51) }, 'precisions', '50 caractères au plus', '50 caractères au plus'],
     ];
-    for (const [payload, key, error] of cases) {
+    for (const [payload, key, error, message] of cases) {
       const res = await add(payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
-      expect(res.json()).toMatchObject({ status: 'error', errors: [{ key, error }], message: 'Veuillez renseigner les champs obligatoires' });
+      expect(res.json()).toMatchObject({ status: 'error', errors: [{ key, error }], message });
     }
     expect((await add({ volume: 400, precisions: 'x'.repeat(50) })).statusCode).toBe(200);
   });

@@ -1,5 +1,6 @@
 // Probes for a process manager or a load balancer (public, no session): /api/health says the
-// process answers HTTP, /api/ready that the database answers too.
+// process answers HTTP, /api/ready that the database answers too. Neither reads the session
+// (whatever cookie a browser sends along): a probe must not fail because of what it does not need.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
@@ -25,9 +26,9 @@ export default async function healthRoutes(fastify: FastifyInstance, deps: AppDe
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   // Liveness: never touches the database, so a database outage does not get the process restarted.
-  app.get('/health', { schema: { response: { 200: okSchema } } }, async () => ({ status: 'ok' as const }));
+  app.get('/health', { config: { withoutSession: true }, schema: { response: { 200: okSchema } } }, async () => ({ status: 'ok' as const }));
 
-  app.get('/ready', { schema: { response: { 200: okSchema, 503: notReadySchema } } }, async (request, reply) => {
+  app.get('/ready', { config: { withoutSession: true }, schema: { response: { 200: okSchema, 503: notReadySchema } } }, async (request, reply) => {
     try {
       await withTimeout(sql`select 1`.execute(deps.db), READY_TIMEOUT_MS);
       return { status: 'ok' as const };

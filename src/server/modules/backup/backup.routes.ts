@@ -1,0 +1,46 @@
+// GET /api/admin/sauvegarde/status and POST /api/admin/sauvegarde/run (ROLE_ADMIN), and the
+// daily backup of this process (BACKUP_AT), started with the app and stopped with it.
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppDeps } from '../../deps.js';
+import { errorBodySchema } from '../../../shared/errors.js';
+import { BACKUP_MESSAGES, backupRunResultSchema, backupStatusSchema } from '../../../shared/schemas/backup.js';
+import { ConflictError, HttpError } from '../../errors.js';
+import { createBackupJob, startBackupScheduler, type BackupConfig } from './backup.service.js';
+
+export type BackupDeps = AppDeps & { config: AppDeps['config'] & { backup?: BackupConfig } };
+
+const size = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 });
+export const formatSize = (bytes: number) => (bytes < 1024 * 1024 ? `${size.format(bytes / 1024)} Ko` : `${size.format(bytes / 1024 / 1024)} Mo`);
+
+export default async function backupRoutes(fastify: FastifyInstance, deps: BackupDeps) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const config = deps.config.backup;
+  const job = config ? createBackupJob({ db: deps.db, config, log: fastify.log }) : null;
+  const admin = app.guard('backup.manage');
+
+  if (job && config && config.at !== 'off') {
+    let scheduler: ReturnType<typeof startBackupScheduler> | null = null;
+    fastify.addHook('onReady', async () => {
+      scheduler = startBackupScheduler(job, config.at);
+    });
+    fastify.addHook('onClose', async () => scheduler?.stop());
+  }
+
+  app.get('/admin/sauvegarde/status', { onRequest: admin, schema: { response: { 200: backupStatusSchema } } }, () =>
+    job ? job.status() : { derniere: null, fichier: null, taille: null, erreur: null },
+  );
+
+  app.post('/admin/sauvegarde/run', { onRequest: admin, schema: { response: { 200: backupRunResultSchema, 409: errorBodySchema } } }, async () => {
+    if (!job) throw new ConflictError(BACKUP_MESSAGES.notConfigured);
+    let outcome;
+    try {
+      outcome = await job.run();
+    } catch (e) {
+      throw new HttpError(500, `La sauvegarde a échoué : ${(e as Error).message}`);
+    }
+    if (outcome.status !== 'done') throw new ConflictError(BACKUP_MESSAGES.busy);
+    const { path, size: taille, sha256 } = outcome.result;
+    return { status: 'success' as const, message: `Sauvegarde écrite : ${path} (${formatSize(taille)})`, fichier: path, taille, sha256 };
+  });
+}
