@@ -71,6 +71,8 @@ function list(
     page2500?: boolean;
     /** Page 2,500 in these orders too (each order walks its own index to its depth). */
     page2500Sorts?: string[];
+    /** The last page in these orders too (an interventions list pages its first 10,000 rows: the last is the deepest). */
+    lastPageSorts?: string[];
   },
 ) {
   const rpp = opts.rowsPerPage;
@@ -82,6 +84,7 @@ function list(
   for (const s of opts.searches ?? []) add({ name: `${group} search '${s}'`, as, path: (c) => q(base(c), { rowsPerPage: rpp, search: s }) });
   add({ name: `${group} last page`, as, lastPage: true, path: (c) => q(base(c), { rowsPerPage: rpp }) });
   if (opts.page2500) add({ name: `${group} page 2500 of 20`, as, path: (c) => q(base(c), { rowsPerPage: 20, page: 2500 }) });
+  for (const s of opts.lastPageSorts ?? []) add({ name: `${group} last page sort ${s}`, as, lastPage: true, path: (c) => q(base(c), { rowsPerPage: rpp, sort: asc(s) }) });
   for (const s of opts.page2500Sorts ?? []) add({ name: `${group} page 2500 of 20 sort ${s}`, as, path: (c) => q(base(c), { rowsPerPage: 20, page: 2500, sort: asc(s) }) });
 }
 
@@ -171,8 +174,10 @@ list('site table (public, busiest)', (c) => `/api/intervention/get/list/by/site/
     ['numeroBac 2', () => ({ numeroBac: 2 })],
   ],
   searches: ['e', 'plein', 'arrosage', 'couvercle'],
+  lastPageSorts: ['action', 'typeBac', 'numeroBac'],
 });
-add({ name: "site table (public, busiest) logged-in search 'couvercle'", as: 'referent', path: (c) => q(`/api/intervention/get/list/by/site/${c.busiestSite}`, { search: 'couvercle' }) });
+// Observations are searched for who may record on the site: a provider may on every site.
+add({ name: "site table (public, busiest) provider search 'couvercle'", as: 'provider', path: (c) => q(`/api/intervention/get/list/by/site/${c.busiestSite}`, { search: 'couvercle' }) });
 add({ name: 'site table (public, typical) default', as: 'anonymous', path: (c) => `/api/intervention/get/list/by/site/${c.typicalSite}` });
 list('interventions global', () => '/api/admin/intervention/get/list/by/filters', {
   sorts: ['date', 'site', 'intervenant', 'action', 'typeBac', 'numeroBac'],
@@ -190,7 +195,7 @@ list('interventions global', () => '/api/admin/intervention/get/list/by/filters'
   ],
   // Common and rare labels (letters, a site word, a person, an action, a constant), free text, nothing.
   searches: ['e', 'le', 'ar', 'jardin', 'gall', 'arrosage', 'plein', 'couvercle', 'charniere', 'zzqx'],
-  page2500: true,
+  lastPageSorts: ['site', 'intervenant', 'action', 'typeBac', 'numeroBac'],
 });
 for (const s of ['arrosage', 'gall', 'couvercle', 'e']) {
   add({ name: `interventions global search '${s}' sort site`, path: () => q('/api/admin/intervention/get/list/by/filters', { search: s, sort: asc('site') }) });
@@ -213,6 +218,7 @@ list('requests pending (admin)', () => '/api/admin/demande/intervention/get/list
   sorts: ['site', 'dateEcheance'],
   extraDesc: ['dateEcheance'],
   filters: [['site busiest', (c) => ({ site: c.busiestSite })]],
+  lastPageSorts: ['dateEcheance'],
 });
 add({ name: 'requests pending (provider) default', as: 'provider', path: () => '/api/admin/demande/intervention/get/list' });
 list('requests history', () => '/api/admin/demande/intervention/get/all/by/filters', {
@@ -222,8 +228,8 @@ list('requests history', () => '/api/admin/demande/intervention/get/all/by/filte
     ['statut 5', () => ({ statut: 5 })],
     ['actionProgrammee 14', () => ({ actionProgrammee: 14 })],
   ],
-  page2500: true,
-  page2500Sorts: ['actionProgrammee', 'dateEcheance', 'statut', 'dateAnnulation', 'site'],
+  // The history pages its first 10,000 requests: the last page, in every order, is the deepest.
+  lastPageSorts: ['actionProgrammee', 'dateEcheance', 'statut', 'dateAnnulation', 'site'],
 });
 
 // --- Statistics --------------------------------------------------------------------------------

@@ -80,7 +80,7 @@ describe.each(TEST_DRIVERS)('migrations (%s)', (driver) => {
       WHERE table_schema = 'public' AND data_type IN ('timestamp without time zone', 'date', 'time without time zone', 'time with time zone')`.execute(h.db);
     // The one exception: the summaries key their rows by a Europe/Paris calendar month or day
     // (a date, not an instant), which is what the monthly charts and the deep pages group by.
-    const summary = (table: string) => table.startsWith('intervention_stats_') || table === 'demande_intervention_mois';
+    const summary = (table: string) => table.startsWith('intervention_stats_');
     expect(columns.rows.filter((c) => !(summary(c.table_name) && ['mois', 'jour'].includes(c.column_name) && c.data_type === 'date'))).toEqual([]);
     const tz = await sql<{ n: number }>`SELECT count(*)::int AS n FROM information_schema.columns WHERE table_schema = 'public' AND data_type = 'timestamp with time zone'`.execute(h.db);
     expect(tz.rows[0].n).toBeGreaterThan(10);

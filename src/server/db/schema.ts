@@ -165,8 +165,6 @@ export interface Database extends AlertsTables, PhotosTables, PublicSitesTables 
   intervention_count: { site_id: number; type_action_id: number; n: number };
   /** Requests per site, status and programmed action (0: all), kept by triggers (migration 021). */
   demande_intervention_count: { statut_id: number; type_action_programmee_id: number; site_id: number; n: number };
-  /** Requests per Paris month of creation (its first day), in 16 stripes (site_id % 16), kept by triggers (migration 025). */
-  demande_intervention_mois: { mois: Date; bande: number; n: number };
   /** Every correction and deletion of an intervention (migration 008); nothing deletes it. */
   intervention_audit: {
     id: Generated<number>;

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { decimalFilterSchema, idSchema, intSchema, plainString } from './common.js';
 import { listQuerySchema } from './list.js';
+import { withinListDepth } from './list-depth.js';
 import { photoRefSchema } from './photos.js';
 
 // The request statuses, defined with every status in ../domain.ts.
@@ -45,6 +46,10 @@ export const REQUEST_MESSAGES = {
   actionProgrammeeInvalid: 'Action à programmer invalide',
   /** The intervention is gone but other entries still call for its request. */
   deletedKeptDemande: "Intervention supprimée ; la demande d'intervention liée reste ouverte pour ses autres signalements",
+  /** Past the rows a list pages (list-depth.ts); neither list has an export. */
+  boardTooDeep: 'Plus de 10 000 demandes en attente : seules les 10 000 premières sont paginées. Choisissez un site pour réduire la liste.',
+  historyTooDeep:
+    'Plus de 10 000 demandes correspondent : seules les 10 000 premières sont paginées. Précisez les filtres (site, statut, action) ou la recherche pour réduire la liste.',
 } as const;
 
 /** 'Échéance dépassée de 3 jours' (one day: 'de 1 jour'). */
@@ -192,11 +197,11 @@ export const demandeInterventionSchema = z.object({
 });
 export type DemandeIntervention = z.infer<typeof demandeInterventionSchema>;
 
-export const pendingListQuerySchema = listQuerySchema({
-  sortFields: ['site', 'dateEcheance'],
-  defaultSort: 'site',
-  filters: { site: decimalFilterSchema() },
-});
+export const BOARD_SORT_FIELDS = ['site', 'dateEcheance'] as const;
+export const pendingListQuerySchema = withinListDepth(
+  listQuerySchema({ sortFields: BOARD_SORT_FIELDS, defaultSort: 'site', filters: { site: decimalFilterSchema() } }),
+  REQUEST_MESSAGES.boardTooDeep,
+);
 export type PendingListQuery = z.output<typeof pendingListQuerySchema>;
 
 export const pendingListSchema = z.object({ count: z.number(), demandesInterventions: z.array(demandeInterventionSchema) });
@@ -222,17 +227,21 @@ function newestFirst(raw: unknown): unknown {
   return raw;
 }
 
+export const HISTORY_SORT_FIELDS = ['dateCreation', 'actionProgrammee', 'dateEcheance', 'statut', 'dateAnnulation', 'site'] as const;
 export const historyQuerySchema = z.preprocess(
   newestFirst,
-  listQuerySchema({
-    sortFields: ['dateCreation', 'actionProgrammee', 'dateEcheance', 'statut', 'dateAnnulation', 'site'],
-    defaultSort: 'dateCreation',
-    filters: {
-      site: decimalFilterSchema(),
-      statut: decimalFilterSchema({ min: STATUT_EN_ATTENTE, max: STATUT_ANNULEE }),
-      actionProgrammee: decimalFilterSchema(),
-    },
-  }),
+  withinListDepth(
+    listQuerySchema({
+      sortFields: HISTORY_SORT_FIELDS,
+      defaultSort: 'dateCreation',
+      filters: {
+        site: decimalFilterSchema(),
+        statut: decimalFilterSchema({ min: STATUT_EN_ATTENTE, max: STATUT_ANNULEE }),
+        actionProgrammee: decimalFilterSchema(),
+      },
+    }),
+    REQUEST_MESSAGES.historyTooDeep,
+  ),
 );
 export type HistoryQuery = z.output<typeof historyQuerySchema>;
 

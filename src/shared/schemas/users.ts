@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { decimalIntSchema, idParamsOf, idParamsSchema, isInt32Id, parseDecimal, plainString } from './common.js';
 import { listQuerySchema } from './list.js';
+import { withinListDepth } from './list-depth.js';
 
 export const USER_MESSAGES = {
   notFound: 'Utilisateur introuvable.',
@@ -20,6 +21,8 @@ export const USER_MESSAGES = {
   typeUnknown: "Type d'utilisateur inconnu",
   siteRequired: 'Veuillez sélectionner au moins un site',
   siteUnknown: 'Site inconnu',
+  /** Past the rows the list pages (list-depth.ts); the list has no export. */
+  listTooDeep: 'Plus de 10 000 utilisateurs correspondent : seuls les 10 000 premiers sont paginés. Précisez les filtres ou la recherche pour réduire la liste.',
 } as const;
 
 /** User type 3: service providers (ROLE_PRESTATAIRE), who see every site (../domain.ts). */
@@ -27,7 +30,7 @@ export { TYPE_PRESTATAIRE } from '../domain.js';
 /** Shown in the Site column when the user is referent of no site. */
 export const NO_SITE = 'Aucun';
 
-export const userListQuerySchema = listQuerySchema({
+export const userListQuerySchema = withinListDepth(listQuerySchema({
   sortFields: ['date', 'organisme', 'nom', 'prenom', 'email', 'tel', 'type', 'actif', 'emailValide'],
   defaultSort: 'nom',
   filters: {
@@ -39,7 +42,7 @@ export const userListQuerySchema = listQuerySchema({
     tel: plainString().trim().max(20),
     type: plainString().trim().max(50),
   },
-});
+}), USER_MESSAGES.listTooDeep);
 export type UserListQuery = z.input<typeof userListQuerySchema>;
 
 export const userRowSchema = z.object({

@@ -1,12 +1,13 @@
 // SQL of the intervention requests: the pending board, the history, the status changes
 // (cancel, schedule) and the request rules table. The board and the history page on the
-// requests alone (ids in the page's order, from an index walk), then read the page's cards.
+// requests alone (ids in the page's order, requests-pagers.ts), then read the page's cards.
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { Db } from '../../db/client.js';
-import { DEEP_PAGE_OFFSET, containsNormalized, intArray, pageFromNearestEnd, pageOf, shortWordTerm, wordStartsNormalized } from '../../db/list.js';
+import { intArray } from '../../db/list.js';
 import { planOnce } from '../../db/plan-once.js';
-import { PENDING_STATUTS, STATUT_ANNULEE, STATUT_EN_ATTENTE, STATUT_PROGRAMMEE, type DemandeRuleInput, type HistoryQuery, type PendingListQuery } from '../../../shared/schemas/requests.js';
+import { PENDING_STATUTS, STATUT_ANNULEE, STATUT_PROGRAMMEE, type DemandeRuleInput, type HistoryQuery, type PendingListQuery } from '../../../shared/schemas/requests.js';
+import { boardPage, historyPage, type PagerOptions, type RequestPage } from './requests-pagers.js';
 
 const PARIS_TODAY = sql<string>`to_char((now() AT TIME ZONE 'Europe/Paris')::date, 'YYYY-MM-DD')`;
 
@@ -107,125 +108,27 @@ function cardsQuery(ids: number[]) {
     ORDER BY p.n`);
 }
 
-/**
- * The board sorted by site walks the pending requests from the first site, or back from the
- * last one, when its page is within this many requests of either end (about 1.5 ms per
- * thousand skipped); further in, it jumps to the page's sites by their counts (5-6 ms
- * whatever the page).
- */
-export const BOARD_WALK_MAX_OFFSET = 1000;
-
-/**
- * The number of requests of these statuses (all when none), of a site and a programmed action
- * when given, from the counts kept by triggers (migration 021): 0 in a key stands for "all".
- */
-function requestCount(f: { statuts: readonly number[]; site?: number; action?: number }) {
-  const statuts = f.statuts.length > 0 ? f.statuts : [0];
-  const onSite = f.site === undefined ? sql`true` : sql`c.site_id = ${f.site}`;
-  return sql<{ count: number }>`SELECT coalesce(sum(c.n), 0)::int AS count FROM demande_intervention_count c
-    WHERE c.statut_id IN (${sql.join(statuts.map((s) => sql`${s}`))}) AND c.type_action_programmee_id = ${f.action ?? 0} AND ${onSite}`;
-}
-
-/** The history's search: the site (name, code, city, address...), the scheduled action or the status. */
-function searchCondition(term: string): RawBuilder<SqlBool> {
-  const inText = (column: RawBuilder<unknown>) => (shortWordTerm(term) ? wordStartsNormalized(column, term) : containsNormalized(column, term));
-  const sites = sql`SELECT g.id FROM site g WHERE ${inText(sql`g.search_text`)}`;
-  const actions = sql`SELECT g.id FROM type_action g WHERE ${inText(sql`f_unaccent(lower(g.libelle))`)}`;
-  const statuts = sql`SELECT g.id FROM statut g WHERE g.id BETWEEN ${STATUT_EN_ATTENTE} AND ${STATUT_ANNULEE} AND ${inText(sql`f_unaccent(lower(g.libelle))`)}`;
-  // IN (subquery) under OR: each list is hashed once, then probed per request (an ANY over an
-  // array of hundreds of sites would be searched linearly for each of them).
-  return sql<SqlBool>`(d.site_id IN (${sites}) OR d.type_action_programmee_id IN (${actions}) OR d.statut_id IN (${statuts}))`;
-}
-
 export function createRequestsRepository(db: Db | Kysely<Database>) {
   async function cards(ids: number[]) {
     if (ids.length === 0) return [];
     return (await cardsQuery(ids).execute(db)).rows;
   }
 
-  /**
-   * Where a page `offset` requests into the whole history in creation order (newest first
-   * when `newestFirst`) starts: the number of requests in the Paris months wholly before it,
-   * and the condition that leaves those months out; null when the page starts in the first month.
-   * A month starts at its first instant in Paris, compared with the stored dates in SQL.
-   */
-  async function creationMonthStart(newestFirst: boolean, offset: number): Promise<{ skipped: number; condition: RawBuilder<SqlBool> } | null> {
-    const { rows } = await sql<{ mois: string; n: number }>`SELECT to_char(m.mois, 'YYYY-MM-DD') AS mois, sum(m.n)::int AS n
-        FROM demande_intervention_mois m GROUP BY m.mois HAVING sum(m.n) > 0 ORDER BY m.mois`.execute(db);
-    let skipped = 0;
-    let past: string | null = null;
-    for (const month of newestFirst ? rows.reverse() : rows) {
-      if (skipped + month.n > offset) break;
-      skipped += month.n;
-      past = month.mois;
-    }
-    if (past === null) return null;
-    const condition = newestFirst
-      ? sql<SqlBool>`d.date_creation < (CAST(${past} AS date)::timestamp AT TIME ZONE 'Europe/Paris')`
-      : sql<SqlBool>`d.date_creation >= ((CAST(${past} AS date) + interval '1 month')::timestamp AT TIME ZONE 'Europe/Paris')`;
-    return { skipped, condition };
+  async function withCards(page: RequestPage) {
+    const [count, rows] = await Promise.all([page.count, page.ids.then(cards)]);
+    return { count, rows };
   }
 
   return {
     cards,
 
-    async pendingList(q: PendingListQuery) {
-      // The count and the page's ids, side by side, then the page's cards: the joins of a card
-      // run for one page, not for every pending request.
-      const page = pageOf(q);
-      const pending = sql.join(PENDING_STATUTS.map((s) => sql.lit(s)));
-      const site = q.filter.site;
-      const counting = requestCount({ statuts: PENDING_STATUTS, site }).execute(db);
-      // Past the first thousand requests the count comes first: a page near the end is then
-      // walked from the end, backwards.
-      const win = page.offset >= BOARD_WALK_MAX_OFFSET ? pageFromNearestEnd(page, (await counting).rows[0].count) : { ...page, reversed: false };
-      // By due date, always: the pending requests' own index is short.
-      const walk = win.offset < BOARD_WALK_MAX_OFFSET || q.sort.name === 'dateEcheance';
-      const { limit, offset } = walk ? win : page;
-      const reversed = walk && win.reversed;
-      const dir = (q.sort.direction === 'asc') !== reversed ? sql`ASC` : sql`DESC`;
-      const dueDir = reversed ? sql`DESC` : sql`ASC`;
-      let paging: Promise<{ rows: { id: number }[] }>;
-      if (limit === 0) {
-        paging = Promise.resolve({ rows: [] });
-      } else if (q.sort.name === 'dateEcheance') {
-        // The pending requests' own index by due date, from the nearer end.
-        const onSite = site === undefined ? sql`true` : sql`d.site_id = ${site}`;
-        paging = sql<{ id: number }>`SELECT d.id FROM demande_intervention d WHERE d.statut_id IN (${pending}) AND ${onSite}
-            ORDER BY d.date_echeance ${dir}, d.id ${dir} LIMIT ${limit} OFFSET ${offset}`.execute(db);
-      } else if (walk) {
-        // By site, near either end: the sites in name order (their index), each one's pending
-        // requests by due date (their partial index), until the page is full; backwards from
-        // the last site for a page near the end.
-        const onSite = site === undefined ? sql`true` : sql`d.site_id = ${site}`;
-        paging = sql<{ id: number }>`SELECT d.id FROM demande_intervention d JOIN site s ON s.id = d.site_id
-            WHERE d.statut_id IN (${pending}) AND ${onSite}
-            ORDER BY s.nom_tri ${dir}, d.site_id ${dir}, d.date_echeance ${dueDir}, d.id ${dueDir} LIMIT ${limit} OFFSET ${offset}`.execute(db);
-      } else {
-        // By site, in the middle: the sites in order, each with its number of pending requests
-        // (from the counts table) and the number before it; only the sites the page overlaps
-        // are read, not the thousands of pending requests before it.
-        const onSite = site === undefined ? sql`true` : sql`c.site_id = ${site}`;
-        paging = sql<{ id: number }>`WITH o AS (
-              SELECT c.site_id AS gid, s.nom_tri, sum(c.n)::int AS n
-                FROM demande_intervention_count c JOIN site s ON s.id = c.site_id
-               WHERE c.statut_id IN (${pending}) AND c.type_action_programmee_id = 0 AND ${onSite}
-               GROUP BY c.site_id, s.nom_tri HAVING sum(c.n) > 0
-            ), r AS (
-              SELECT gid, n, (sum(n) OVER (ORDER BY nom_tri ${dir}, gid ${dir}) - n)::int AS before FROM o
-            )
-            SELECT x.id FROM r CROSS JOIN LATERAL (
-                SELECT y.id, r.before + row_number() OVER (ORDER BY y.date_echeance, y.id) AS pos
-                  FROM (SELECT d.id, d.date_echeance FROM demande_intervention d
-                         WHERE d.site_id = r.gid AND d.statut_id IN (${pending})
-                         ORDER BY d.date_echeance, d.id LIMIT ${offset + limit} - r.before) y
-              ) x
-             WHERE r.before < ${offset + limit} AND r.before + r.n > ${offset} AND x.pos > ${offset}
-             ORDER BY x.pos LIMIT ${limit}`.execute(db);
-      }
-      const ids = paging.then((p) => (reversed ? p.rows.reverse() : p.rows).map((r) => r.id));
-      const [countRes, rows] = await Promise.all([counting, ids.then(cards)]);
-      return { count: countRes.rows[0].count, rows };
+    /** A page of the board, or of the history (requests-pagers.ts), with its cards: read while the count still runs. */
+    async pendingList(q: PendingListQuery, opts?: PagerOptions) {
+      return withCards(boardPage(db, q, opts));
+    },
+
+    async history(q: HistoryQuery, opts?: PagerOptions) {
+      return withCards(historyPage(db, q, opts));
     },
 
     /** Sites with at least one pending request, by name in natural order. */
@@ -239,120 +142,6 @@ export function createRequestsRepository(db: Db | Kysely<Database>) {
         .orderBy(sql`s.nom_tri`)
         .orderBy('s.id')
         .execute();
-    },
-
-    async history(q: HistoryQuery) {
-      // Filters and the search are columns of the request itself (the search through the few
-      // sites, actions and statuses it names): count and page without the joins, which then
-      // run for the page's rows only.
-      const f = q.filter;
-      const where: RawBuilder<SqlBool>[] = [];
-      if (f.site !== undefined) where.push(sql<SqlBool>`d.site_id = ${f.site}`);
-      if (f.statut !== undefined) where.push(sql<SqlBool>`d.statut_id = ${f.statut}`);
-      if (f.actionProgrammee !== undefined) where.push(sql<SqlBool>`d.type_action_programmee_id = ${f.actionProgrammee}`);
-      if (q.search.trim()) where.push(searchCondition(q.search.trim()));
-      const cond = where.length ? sql.join(where, sql` AND `) : sql`true`;
-      // Without a search the count is read from the counts table (one row per site at most);
-      // a search counts the requests it matches. On PostgreSQL the count and the page run side
-      // by side on two connections.
-      const counting = q.search.trim()
-        ? sql<{ count: number }>`SELECT count(*)::int AS count FROM demande_intervention d WHERE ${cond}`.execute(db)
-        : requestCount({ statuts: f.statut === undefined ? [] : [f.statut], site: f.site, action: f.actionProgrammee }).execute(db);
-      // A deep page without a search is read from the nearer end of the history: its count
-      // comes first (one row per site), then a page past the middle is read in the reverse
-      // order. The last page skips six requests, not 93,000.
-      const page = pageOf(q);
-      const win = !q.search.trim() && page.offset >= DEEP_PAGE_OFFSET ? pageFromNearestEnd(page, (await counting).rows[0].count) : { ...page, reversed: false };
-      const { limit, offset } = win;
-      const dir = (q.sort.direction === 'asc') !== win.reversed ? sql`ASC` : sql`DESC`;
-      // NULLS LAST in the page's order is NULLS FIRST when it is read backwards.
-      const nulls = win.reversed ? sql`NULLS FIRST` : sql`NULLS LAST`;
-      let paging: Promise<{ rows: { id: number }[] }>;
-      if (limit === 0) {
-        paging = Promise.resolve({ rows: [] });
-      } else if ((q.sort.name === 'site' || q.sort.name === 'actionProgrammee') && !q.search.trim() && offset >= DEEP_PAGE_OFFSET) {
-        // A deep page by site or by action: each label's number of requests from the counts
-        // table (one row per site and filter combination, migration 021) and the number before
-        // it in the list's order; only the labels the page overlaps are read, each by its
-        // (fk, id) index, instead of every request before the page. Sites or actions sharing a
-        // label form one group, their requests in id order, as in the list.
-        const s = f.statut ?? 0;
-        const onSite = f.site === undefined ? sql`true` : sql`c.site_id = ${f.site}`;
-        const counted =
-          q.sort.name === 'site'
-            ? sql`SELECT g.nom_tri AS k, c.site_id AS gid, c.n FROM demande_intervention_count c JOIN site g ON g.id = c.site_id
-                WHERE c.statut_id = ${s} AND c.type_action_programmee_id = ${f.actionProgrammee ?? 0} AND ${onSite} AND c.n > 0`
-            : sql`SELECT lower(g.libelle) AS k, c.type_action_programmee_id AS gid, c.n FROM demande_intervention_count c
-                JOIN type_action g ON g.id = c.type_action_programmee_id
-                WHERE c.statut_id = ${s} AND ${f.actionProgrammee === undefined ? sql`c.type_action_programmee_id <> 0` : sql`c.type_action_programmee_id = ${f.actionProgrammee}`}
-                  AND ${onSite} AND c.n > 0`;
-        const fk = q.sort.name === 'site' ? sql`d.site_id` : sql`d.type_action_programmee_id`;
-        const end = offset + limit;
-        // Within a group, the rows the page takes: those past the page's start, at most up to its
-        // end. A group of one site or action (nearly always) walks its (fk, id) index in order;
-        // only a group of several (a shared label) sorts its requests.
-        const skip = sql`greatest(${offset} - r.before, 0)`;
-        const take = sql`${end} - greatest(r.before, ${offset})`;
-        paging = sql<{ id: number }>`WITH o AS (
-              SELECT k, array_agg(DISTINCT gid) AS gids, sum(n)::int AS n FROM (${counted}) c GROUP BY k
-            ), r AS (
-              SELECT gids, n, (sum(n) OVER (ORDER BY k ${dir} ${nulls}) - n)::int AS before FROM o
-            )
-            SELECT x.id FROM r CROSS JOIN LATERAL (
-                (SELECT d.id FROM demande_intervention d WHERE cardinality(r.gids) = 1 AND ${fk} = r.gids[1] AND ${cond}
-                  ORDER BY d.id ${dir} OFFSET ${skip} LIMIT ${take})
-                UNION ALL
-                (SELECT d.id FROM demande_intervention d WHERE cardinality(r.gids) > 1 AND ${fk} = ANY(r.gids) AND ${cond}
-                  ORDER BY d.id ${dir} OFFSET ${skip} LIMIT ${take})
-              ) x
-             WHERE r.before < ${end} AND r.before + r.n > ${offset}
-             ORDER BY r.before, x.id ${dir} LIMIT ${limit}`.execute(db);
-      } else if (q.sort.name === 'site' || q.sort.name === 'actionProgrammee') {
-        // Group by group in label order (sites in natural order, from their name index, or
-        // the programmed actions), each group's requests by id from its (fk, id) index
-        // (migration 014), at most a page's depth from each: the incremental sort stops at the
-        // group that fills the page instead of sorting every request of the history.
-        // The sites straight from their name index (a subquery sorting them would sort all
-        // 2,000 before the first page); the programmed actions are a few dozen.
-        const groups =
-          q.sort.name === 'site'
-            ? sql`(SELECT g.id AS gid, g.nom_tri AS k FROM site g)`
-            : sql`(SELECT g.id AS gid, lower(g.libelle) AS k FROM type_action g ORDER BY 2 ${dir} ${nulls})`;
-        const fk = q.sort.name === 'site' ? sql`d.site_id` : sql`d.type_action_programmee_id`;
-        // nom_tri is never null: no NULLS clause, which would keep the index from serving DESC.
-        const keyNulls = q.sort.name === 'site' ? sql`` : nulls;
-        paging = sql<{ id: number }>`SELECT x.id FROM ${groups} o
-            CROSS JOIN LATERAL (SELECT d.id FROM demande_intervention d WHERE ${fk} = o.gid AND ${cond}
-              ORDER BY d.id ${dir} LIMIT ${offset + limit}) x
-            ORDER BY o.k ${dir} ${keyNulls}, x.id ${dir} LIMIT ${limit} OFFSET ${offset}`.execute(db);
-      } else {
-        // Each order is an index in that exact order (migrations 010 and 019), walked until the
-        // page is full, forwards or backwards: the NOT NULL columns in both directions by one
-        // index; the cancellation date, empty on most requests, keeps them last either way with
-        // one index per direction.
-        let skipped = 0;
-        let walked = cond;
-        if (q.sort.name === 'dateCreation' && where.length === 0 && offset >= DEEP_PAGE_OFFSET) {
-          // A deep page of the whole history in creation order skips the Paris months wholly
-          // before it, by the monthly counts (migration 025), and walks at most one month.
-          const start = await creationMonthStart((q.sort.direction === 'desc') !== win.reversed, offset);
-          if (start) {
-            skipped = start.skipped;
-            walked = sql<SqlBool>`${cond} AND ${start.condition}`;
-          }
-        }
-        const order = {
-          dateCreation: sql`d.date_creation ${dir}, d.id ${dir}`,
-          dateEcheance: sql`d.date_echeance ${dir}, d.id ${dir}`,
-          statut: sql`d.statut_id ${dir}, d.id ${dir}`,
-          dateAnnulation: sql`d.date_annulation ${dir} ${nulls}, d.id ${dir}`,
-        }[q.sort.name];
-        paging = sql<{ id: number }>`SELECT d.id FROM demande_intervention d WHERE ${walked} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset - skipped}`.execute(db);
-      }
-      const ids = paging.then((p) => (win.reversed ? p.rows.reverse() : p.rows).map((r) => r.id));
-      // The page's cards are read while the count still runs.
-      const [countRes, rows] = await Promise.all([counting, ids.then(cards)]);
-      return { count: countRes.rows[0].count, rows };
     },
 
     /** The interventions linked to a page of cards or history rows, by id (planned once: plan-once.ts). */

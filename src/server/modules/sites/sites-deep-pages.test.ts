@@ -1,14 +1,15 @@
-// A deep page of the sites list is read from the nearer end: every page, in every order and
-// direction, with or without a filter, must hold the rows the list read from the top gives at
-// that place (ties on every key, empty and NULL keys included), and a page past the end is empty.
+// Every page of the sites list, deep ones included, in every order and direction, with or
+// without a filter, must hold the rows the list read from the top in one statement gives at that
+// place (ties on every key, empty and NULL keys included), and a page past the end is empty.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { TEST_DRIVERS, createTestApp, getJson, loggedAs } from '../../../../tests/helpers/test-app.js';
-import { DEEP_PAGE_OFFSET } from '../../db/list.js';
 import { SITE_SORT_FIELDS, siteListQuerySchema } from '../../../shared/schemas/sites.js';
-import { siteListQueries } from './sites.repository.js';
+import { siteListQueries } from './sites-list.repository.js';
 
 const LIST = '/api/admin/site/get/list/by/filters';
+
+const DEEP = 1000;
 
 describe.each(TEST_DRIVERS)('sites list, deep pages (%s)', (driver) => {
   let ctx: Awaited<ReturnType<typeof createTestApp>>;
@@ -40,7 +41,7 @@ describe.each(TEST_DRIVERS)('sites list, deep pages (%s)', (driver) => {
   /** Every site of the list, read from the top in one statement: the order a deep page must follow. */
   async function wholeList(query: Record<string, unknown>) {
     const q = siteListQuerySchema.parse(query);
-    const { rows } = await siteListQueries.page(q, { limit: 100_000, offset: 0, reversed: false }).execute(ctx.db);
+    const { rows } = await siteListQueries.page({ ...q, page: 0, rowsPerPage: 100_000 }).execute(ctx.db);
     return rows.map((r) => r.code);
   }
 
@@ -50,9 +51,9 @@ describe.each(TEST_DRIVERS)('sites list, deep pages (%s)', (driver) => {
         const reference = await wholeList({ sort: { name, direction } });
         const count = (await page(`sort[name]=${name}&sort[direction]=${direction}`)).count;
         expect(count).toBe(reference.length);
-        expect(count).toBeGreaterThan(DEEP_PAGE_OFFSET * 2);
+        expect(count).toBeGreaterThan(DEEP * 2);
         const last = Math.floor((count - 1) / 20);
-        for (const p of [DEEP_PAGE_OFFSET / 20 - 1, DEEP_PAGE_OFFSET / 20, Math.floor(last / 2), Math.floor(last / 2) + 1, last - 1, last, last + 1]) {
+        for (const p of [DEEP / 20 - 1, DEEP / 20, Math.floor(last / 2), Math.floor(last / 2) + 1, last - 1, last, last + 1]) {
           const got = await page(`sort[name]=${name}&sort[direction]=${direction}&rowsPerPage=20&page=${p}`);
           expect(got.count).toBe(count);
           expect(got.codes, `${name} ${direction} page ${p}`).toEqual(reference.slice(p * 20, p * 20 + 20));
@@ -61,11 +62,11 @@ describe.each(TEST_DRIVERS)('sites list, deep pages (%s)', (driver) => {
     }
   });
 
-  it('reads a filtered list from its nearer end too', async () => {
+  it('pages a filtered list to its end too', async () => {
     const reference = await wholeList({ sort: { name: 'ville', direction: 'desc' }, filter: { statut: [2] } });
-    expect(reference.length).toBeGreaterThan(DEEP_PAGE_OFFSET);
+    expect(reference.length).toBeGreaterThan(DEEP);
     const last = Math.floor((reference.length - 1) / 50);
-    for (const p of [DEEP_PAGE_OFFSET / 50, last - 1, last]) {
+    for (const p of [DEEP / 50, last - 1, last]) {
       const got = await page(`sort[name]=ville&sort[direction]=desc&filter[statut]=2&rowsPerPage=50&page=${p}`);
       expect(got.count).toBe(reference.length);
       expect(got.codes, `page ${p}`).toEqual(reference.slice(p * 50, p * 50 + 50));

@@ -1,8 +1,10 @@
-import { sql } from 'kysely';
+import { sql, type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_DRIVERS, createAccount, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
+import { TEST_CONFIG, TEST_DRIVERS, createAccount, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
+import { createApp } from '../../app.js';
+import { createMemoryMailer } from '../../mailer.js';
 import { siteListQuerySchema } from '../../../shared/schemas/sites.js';
-import { createSitesRepository } from './sites.repository.js';
+import { createSiteListRepository } from './sites-list.repository.js';
 
 /** Reads CSV text the way a spreadsheet does: `;` separator, quoted cells with doubled quotes, CRLF rows. */
 function parseCsv(text: string): string[][] {
@@ -129,6 +131,33 @@ describe.each(TEST_DRIVERS)('sites CSV export (%s)', (driver) => {
     expect((await exportCsv('filter[unknown]=1')).statusCode).toBe(400);
   });
 
+  it('answers 503 with the error body, not a 200 cut after its header, when the first rows cannot be read', async () => {
+    // The export's first statement fails as PostgreSQL's statement limit makes it fail (57014).
+    let failures = 0;
+    const timeout: KyselyPlugin = {
+      transformQuery(args) {
+        const text = JSON.stringify(args.node);
+        if (text.includes('sortKey')) {
+          failures++;
+          throw Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
+        }
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const app = await createApp({ db: ctx.db.withPlugin(timeout), mailer: createMemoryMailer(), config: TEST_CONFIG });
+    try {
+      await app.ready();
+      const res = await app.inject({ method: 'GET', url: '/api/admin/site/export?filter[type]=export', headers: { cookie: admin } });
+      expect(failures).toBe(1);
+      expect(res.statusCode, res.body).toBe(503);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.json()).toMatchObject({ status: 'error', message: expect.any(String) });
+    } finally {
+      await app.close();
+    }
+  });
+
   describe('with more sites than one batch', () => {
     beforeAll(async () => {
       // Many ties and missing values, so that the batches must carry on exactly where they stopped.
@@ -172,9 +201,9 @@ describe.each(TEST_DRIVERS)('sites CSV export (%s)', (driver) => {
     });
 
     it('reads the sites a batch at a time', async () => {
-      const repo = createSitesRepository(ctx.db);
+      const repo = createSiteListRepository(ctx.db);
       const sizes: number[] = [];
-      for await (const batch of repo.batches(siteListQuerySchema.parse({ filter: { type: 'export' }, sort: { name: 'cadena', direction: 'desc' } }), 500)) sizes.push(batch.length);
+      for await (const batch of await repo.batches(siteListQuerySchema.parse({ filter: { type: 'export' }, sort: { name: 'cadena', direction: 'desc' } }), 500)) sizes.push(batch.length);
       expect(sizes).toEqual([500, 500, 205]);
     });
   });

@@ -16,6 +16,7 @@ import {
   cellsAddSchema,
   cellUpdateSchema,
   siteDetailSchema,
+  siteListPageQuerySchema,
   siteListQuerySchema,
   siteListSchema,
   siteReferentsSchema,
@@ -25,7 +26,8 @@ import {
 } from '../../../shared/schemas/sites.js';
 import { NotFoundError } from '../../errors.js';
 import { sendCsv, type CsvColumn } from '../../csv.js';
-import { createSitesRepository, type SiteRecord } from './sites.repository.js';
+import { createSitesRepository } from './sites.repository.js';
+import { createSiteListRepository, type SiteRecord } from './sites-list.repository.js';
 import { createSitesService } from './sites.service.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -55,23 +57,26 @@ const EXPORT_COLUMNS: CsvColumn<SiteRecord>[] = [
 export default async function sitesRoutes(fastify: FastifyInstance, deps: AppDeps) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const repo = createSitesRepository(deps.db);
+  const list = createSiteListRepository(deps.db);
   const service = createSitesService(deps.db);
   // Checked before the payload: a caller without the role learns nothing about the schema.
   const guard = app.guard('site.manage');
 
   app.get(
     '/admin/site/get/list/by/filters',
-    { onRequest: guard, schema: { querystring: siteListQuerySchema, response: { 200: siteListSchema } } },
+    { onRequest: guard, schema: { querystring: siteListPageQuerySchema, response: { 200: siteListSchema } } },
     async (request) => {
-      const { count, sites } = await repo.list(request.query);
+      const { count, sites } = await list.list(request.query);
       return { count, sites: sites.map(toRow) };
     },
   );
 
   // A file, streamed as it is read: the answer is described for the API documentation only.
   const exportAnswer = z.string().meta({ description: 'Fichier CSV exportSites.csv (UTF-8 avec BOM, « ; »), colonnes du tableau' });
+  // The first rows are read before the answer starts: a failure there (the statement limit, a
+  // lost connection) is still an error status, never a 200 whose file stops after its header.
   app.get('/admin/site/export', { onRequest: guard, schema: { querystring: siteListQuerySchema, response: { 200: exportAnswer } } }, async (request, reply) =>
-    sendCsv(reply, 'exportSites.csv', EXPORT_COLUMNS, repo.batches(request.query)),
+    sendCsv(reply, 'exportSites.csv', EXPORT_COLUMNS, await list.batches(request.query)),
   );
 
   app.post('/admin/site/add', { onRequest: guard, schema: { body: siteAddSchema, response: { 200: siteAddedSchema } } }, async (request) => {
@@ -143,20 +148,7 @@ export default async function sitesRoutes(fastify: FastifyInstance, deps: AppDep
   app.get('/admin/demandeur/get/:id', { onRequest: guard, schema: { params: idParams, response: { 200: requesterSchema } } }, async (request) => {
     const d = await repo.demandeur(request.params.id);
     if (!d) throw new NotFoundError(SITE_MESSAGES.demandeurNotFound);
-    return {
-      id: d.id,
-      date: iso(d.date),
-      civilite: d.civilite,
-      nom: d.nom,
-      prenom: d.prenom,
-      fonction: d.fonction,
-      precisions: d.precisions,
-      telephone: d.telephone,
-      telephone2: d.telephone2,
-      email: d.email,
-      periodeImplantation: d.periode_implantation,
-      anneeImplantation: d.annee_implantation,
-    };
+    return { ...d, date: iso(d.date) };
   });
 
   app.put(

@@ -140,7 +140,7 @@ export function createSitesService(db: Db) {
         });
         const convention = toStoredDate(input.dateConvention);
         if (convention) {
-          const latest = await repo.latestConvention(id);
+          const [latest] = await repo.conventions(id);
           if (!latest || formatParisDate(latest) !== formatParisDate(convention)) await repo.addConvention(id, convention);
         }
       });

@@ -2,7 +2,7 @@ import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DRIVERS, createAccount, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
 import { SITE_SORT_FIELDS, siteListQuerySchema } from '../../../shared/schemas/sites.js';
-import { createSitesRepository, siteListQueries } from './sites.repository.js';
+import { createSiteListRepository, siteListQueries } from './sites-list.repository.js';
 import { importStreets } from '../reference/streets-import.js';
 import { SAMPLE_STREETS_FILE } from '../../db/seed.js';
 
@@ -430,7 +430,7 @@ describe.each(TEST_DRIVERS)('sites administration (%s)', (driver) => {
         // Keyset batches of 2: each starts after the (name key, code) of the previous one's last row.
         const batched: string[] = [];
         const query = siteListQuerySchema.parse({ filter: { type: 'naturel' }, sort: { name: 'nom', direction } });
-        for await (const batch of createSitesRepository(ctx.db).batches(query, 2)) batched.push(...batch.map((s) => s.nom!));
+        for await (const batch of await createSiteListRepository(ctx.db).batches(query, 2)) batched.push(...batch.map((s) => s.nom!));
         expect(batched, direction).toEqual(expected);
       }
       const csv = (await call('GET', '/api/admin/site/export?filter[type]=naturel&sort[name]=nom&sort[direction]=asc')).body;

@@ -2,11 +2,12 @@
 // changes of an account (activate, refuse, delete), its type and its sites.
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/client.js';
-import { DEEP_PAGE_OFFSET, containsNormalized, ilikeUnaccent, pageFromNearestEnd, pageOf, shortWordTerm, wordStartsNormalized, wordStartsUnaccent } from '../../db/list.js';
+import { containsNormalized, ilikeUnaccent, pageOf, shortWordTerm, wordStartsNormalized, wordStartsUnaccent } from '../../db/list.js';
 import { NO_SITE, type UserRow } from '../../../shared/schemas/users.js';
 import { TYPE_PRESTATAIRE } from '../../../shared/domain.js';
 import type { userListQuerySchema } from '../../../shared/schemas/users.js';
 import type { z } from 'zod';
+import { takes, type ListPaths } from '../requests/list-paths.js';
 
 type UserListQuery = z.output<typeof userListQuerySchema>;
 type SortField = UserListQuery['sort']['name'];
@@ -63,6 +64,31 @@ export type ExternalUser = {
   prenom: string | null;
 };
 
+const TEXT_FILTERS = ['date', 'organisme', 'nom', 'prenom', 'email', 'tel'] as const;
+
+/**
+ * gatherFirst: with a text filter, the matching rows are gathered first (trigram and date
+ * indexes), then sorted and counted in the same pass; walking the sort index while testing each
+ * row is what the planner would otherwise pick, and it reads most of the table when the matches
+ * are rare. The plain query walks the sort index and counts apart.
+ */
+export const USER_LIST_PATHS: ListPaths<keyof UserListQuery['filter'] | 'search', SortField> = {
+  fast: { gatherFirst: { filters: [...TEXT_FILTERS, 'type', 'search'], sorts: Object.keys(SORT_EXPR) as SortField[] } },
+  plainOnly: { filters: [], sorts: [] },
+};
+
+/**
+ * Whether the list gathers its matches first: a term of three characters or more in a text
+ * filter or the search. A term of one or two letters may match most of the table ('06' for the
+ * phone): the planner then picks between the sort index and the word-start index itself.
+ */
+function gathersFirst(q: UserListQuery): boolean {
+  const f = q.filter;
+  const terms = [f.organisme, f.nom, f.prenom, f.email, f.tel?.replace(/[\s.-]/g, ''), q.search];
+  if (terms.some((t) => !!t && shortWordTerm(t))) return false;
+  return takes(USER_LIST_PATHS.fast.gatherFirst, q) && (TEXT_FILTERS.some((k) => !!f[k]) || !!q.search);
+}
+
 export function createUsersRepository(db: Db) {
   function listWhere(q: UserListQuery): Expression<SqlBool>[] {
     const where: Expression<SqlBool>[] = [sql<SqlBool>`a.kind = 'user'`];
@@ -92,37 +118,14 @@ export function createUsersRepository(db: Db) {
     return where;
   }
 
-  return {
-    async list(q: UserListQuery): Promise<{ count: number; users: UserRow[] }> {
+  const repo = {
+    async list(q: UserListQuery, opts: { plain?: boolean } = {}): Promise<{ count: number; users: UserRow[] }> {
       const where = sql.join(listWhere(q), sql` AND `);
-      const page = pageOf(q);
-      // With a text filter, the matching rows are gathered first (trigram and date indexes)
-      // and then sorted and counted in the same
-      // pass: walking the sort index while testing each row is what the planner would
-      // otherwise pick, and it reads most of the table when the matches are rare. Without one,
-      // the page comes straight from the sort index and the count is a separate query.
-      const f = q.filter;
-      // A term of one or two letters may match most of the table ('06' for the phone): the
-      // planner then picks between walking the sort index (stopping after the page) and the
-      // word-start index, from its statistics, and the count is a query of its own.
-      const short = [f.organisme, f.nom, f.prenom, f.email, f.tel?.replace(/[\s.-]/g, ''), q.search].some((t) => !!t && shortWordTerm(t));
-      const filtered = !short && !!(f.date || f.organisme || f.nom || f.prenom || f.email || f.tel || q.search);
+      const { limit, offset } = pageOf(q);
+      const dir = q.sort.direction === 'desc' ? sql`DESC` : sql`ASC`;
+      const gather = !opts.plain && gathersFirst(q);
       const columns = sql`a.id, a.created_at, a.organisme, a.nom, a.prenom, a.email, a.tel, a.type_user_id, a.actif, a.email_valide`;
-      const source = filtered ? sql`(SELECT ${columns} FROM account a WHERE ${where} OFFSET 0)` : sql`(SELECT ${columns} FROM account a WHERE ${where})`;
-      const total = filtered ? sql`count(*) OVER ()` : sql`NULL::int`;
-      const counting = () => sql<{ count: number }>`SELECT count(*)::int AS count FROM account a WHERE ${where}`.execute(db);
-      // A deep page of the whole list (no filter: its count is a quick index count) is read
-      // from the nearer end: past the middle, in the reverse order from the last row. Every key
-      // is followed by the id in the same direction, and NULLs come last going up and first
-      // going down, so the reverse order is exactly the list's read backwards.
-      let known: number | null = null;
-      let win = { ...page, reversed: false };
-      if (!filtered && !short && page.offset >= DEEP_PAGE_OFFSET) {
-        known = (await counting()).rows[0]?.count ?? 0;
-        win = pageFromNearestEnd(page, known);
-      }
-      const { limit, offset } = win;
-      const dir = (q.sort.direction === 'desc') !== win.reversed ? sql`DESC` : sql`ASC`;
+      const source = gather ? sql`(SELECT ${columns} FROM account a WHERE ${where} OFFSET 0)` : sql`(SELECT ${columns} FROM account a WHERE ${where})`;
       // Sites are joined for the page only, so their cost does not grow with the table.
       const rows = await sql<{
         id: number;
@@ -144,7 +147,7 @@ export function createUsersRepository(db: Db) {
              FROM site_referent r JOIN site s ON s.id = r.site_id WHERE r.account_id = p.id) AS sites
         FROM (
           SELECT a.id, a.created_at, a.organisme, a.nom, a.prenom, a.email, a.tel, a.type_user_id, a.actif, a.email_valide,
-                 ${SORT_EXPR[q.sort.name]} AS sort_key, (${total})::int AS total
+                 ${SORT_EXPR[q.sort.name]} AS sort_key, (${gather ? sql`count(*) OVER ()` : sql`NULL::int`})::int AS total
           FROM ${source} a
           ORDER BY ${SORT_EXPR[q.sort.name]} ${dir}, a.id ${dir}
           LIMIT ${limit} OFFSET ${offset}
@@ -152,11 +155,10 @@ export function createUsersRepository(db: Db) {
         LEFT JOIN type_user t ON t.id = p.type_user_id
         ORDER BY p.sort_key ${dir}, p.id ${dir}
       `.execute(db);
-      if (win.reversed) rows.rows.reverse();
-      let count = known ?? rows.rows[0]?.total ?? null;
-      // An empty first page of a filtered list means no match at all: no need to count.
-      if (count === null && filtered && offset === 0) count = 0;
-      if (count === null) count = (await counting()).rows[0]?.count ?? 0;
+      let count = rows.rows[0]?.total ?? null;
+      // An empty first page of a gathered list means no match at all: no need to count.
+      if (count === null && gather && offset === 0) count = 0;
+      if (count === null) count = (await sql<{ count: number }>`SELECT count(*)::int AS count FROM account a WHERE ${where}`.execute(db)).rows[0]?.count ?? 0;
       return {
         count,
         users: rows.rows.map((r) => ({
@@ -176,28 +178,14 @@ export function createUsersRepository(db: Db) {
       };
     },
 
-    /** An external user (kind 'user'), or undefined. */
-    async find(id: number, trx: Db = db): Promise<ExternalUser | undefined> {
-      const row = await trx
-        .selectFrom('account')
-        .where('id', '=', id)
-        .where('kind', '=', 'user')
-        .select(['id', 'actif', 'email_valide', 'type_user_id', 'email', 'nom', 'prenom'])
-        .executeTakeFirst();
+    /** An external user (kind 'user'), or undefined; with `lock`, its row is locked for the rest of the transaction (two admins cannot race on one account). */
+    async find(id: number, trx: Db = db, lock = false): Promise<ExternalUser | undefined> {
+      const q = trx.selectFrom('account').where('id', '=', id).where('kind', '=', 'user').select(['id', 'actif', 'email_valide', 'type_user_id', 'email', 'nom', 'prenom']);
+      const row = await (lock ? q.forUpdate() : q).executeTakeFirst();
       return row && { id: row.id, actif: row.actif, emailValide: row.email_valide, typeUserId: row.type_user_id, email: row.email, nom: row.nom, prenom: row.prenom };
     },
 
-    /** Locks the row for the rest of the transaction, so two admins cannot race on one account. */
-    async findForUpdate(trx: Db, id: number): Promise<ExternalUser | undefined> {
-      const row = await trx
-        .selectFrom('account')
-        .where('id', '=', id)
-        .where('kind', '=', 'user')
-        .select(['id', 'actif', 'email_valide', 'type_user_id', 'email', 'nom', 'prenom'])
-        .forUpdate()
-        .executeTakeFirst();
-      return row && { id: row.id, actif: row.actif, emailValide: row.email_valide, typeUserId: row.type_user_id, email: row.email, nom: row.nom, prenom: row.prenom };
-    },
+    findForUpdate: (trx: Db, id: number) => repo.find(id, trx, true),
 
     setActif: (trx: Db, id: number, actif: boolean) => trx.updateTable('account').set({ actif }).where('id', '=', id).execute(),
     setType: (trx: Db, id: number, typeUserId: number) => trx.updateTable('account').set({ type_user_id: typeUserId }).where('id', '=', id).execute(),
@@ -253,19 +241,6 @@ export function createUsersRepository(db: Db) {
     /** Every site, for the multi-select of the user 'Site' dialog. */
     allSites: () => db.selectFrom('site').select(['id', 'code', 'nom', 'ville']).orderBy('code').execute(),
 
-    siteExists: async (siteId: number) => !!(await db.selectFrom('site').select('id').where('id', '=', siteId).executeTakeFirst()),
-
-    referentsOfSite: (siteId: number) =>
-      db
-        .selectFrom('site_referent')
-        .innerJoin('account', 'account.id', 'site_referent.account_id')
-        .where('site_referent.site_id', '=', siteId)
-        .select(['account.id', 'account.nom', 'account.prenom'])
-        .orderBy('account.nom')
-        .orderBy('account.prenom')
-        .orderBy('account.id')
-        .execute(),
-
     /** Active external users who may be referents (providers see every site already). */
     activeUsers: () =>
       db
@@ -279,6 +254,7 @@ export function createUsersRepository(db: Db) {
         .orderBy('id')
         .execute(),
   };
+  return repo;
 }
 
 export type UsersRepository = ReturnType<typeof createUsersRepository>;

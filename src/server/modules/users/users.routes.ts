@@ -20,11 +20,14 @@ import {
 } from '../../../shared/schemas/users.js';
 import { NotFoundError } from '../../errors.js';
 import { createUsersService } from './users.service.js';
+import { createSitesRepository } from '../sites/sites.repository.js';
+import { SITE_MESSAGES } from '../../../shared/schemas/sites.js';
 
 export default async function usersRoutes(fastify: FastifyInstance, deps: AppDeps) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const service = createUsersService(deps);
   const { repo } = service;
+  const sites = createSitesRepository(deps.db);
   const manage = app.guard('user.manage');
 
   app.get(
@@ -83,8 +86,8 @@ export default async function usersRoutes(fastify: FastifyInstance, deps: AppDep
     '/admin/user/get/by/site/:id',
     { onRequest: app.guard('site.manage', 'user.manage'), schema: { params: siteParamsSchema, response: { 200: z.array(referentSchema) } } },
     async (request) => {
-      if (!(await repo.siteExists(request.params.id))) throw new NotFoundError('Site introuvable.');
-      return repo.referentsOfSite(request.params.id);
+      if (!(await sites.siteHeader(request.params.id))) throw new NotFoundError(SITE_MESSAGES.siteNotFound);
+      return sites.referents(request.params.id);
     },
   );
 
