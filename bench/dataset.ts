@@ -19,7 +19,8 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import type { Db } from '../src/server/db/client.js';
 import { loadMigrations, migrate } from '../src/server/db/migrate.js';
-import { seedCities, seedStreetsSample } from '../src/server/db/seed.js';
+import { seedCities } from '../src/server/db/seed.js';
+import { seedStreetsSample } from '../src/server/modules/reference/public.js';
 import { hashPassword } from '../src/server/passwords.js';
 import { INTERVENTION_MESSAGES } from '../src/shared/schemas/intervention-rules.js';
 

@@ -12,7 +12,8 @@ import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import pgCopyStreams from 'pg-copy-streams';
 import { inlineParameters } from '../src/server/csv.js';
-import { interventionListQueries } from '../src/server/modules/interventions/interventions-admin.repository.js';
+import { exportQueries } from '../src/server/modules/interventions/intervention-export.js';
+import { fastPathsFor } from '../src/server/modules/interventions/intervention-list.js';
 import type { Database } from '../src/server/db/schema.js';
 
 export interface Stats {
@@ -44,7 +45,8 @@ function rssMb(pid: number): number | null {
 export function appExportStatement(): string {
   // Compiling needs no connection.
   const compiler = new Kysely<Database>({ dialect: new PostgresDialect({ pool: {} as never }) });
-  const query = interventionListQueries.lines({}, null, null, { name: 'date', direction: 'desc' }, null);
+  const sort = { name: 'date', direction: 'desc' } as const;
+  const query = exportQueries.lines({ f: {}, sort, date: null, search: null, paths: fastPathsFor({}, sort.name) }, null);
   return `COPY (${inlineParameters(query.compile(compiler))}) TO STDOUT (FORMAT binary)`;
 }
 

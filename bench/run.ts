@@ -227,7 +227,7 @@ async function bundleBenchmark() {
 }
 
 function parseArgs(argv: string[]) {
-  const out: { dataset?: DatasetName; only?: RegExp; rebuild: boolean; buildOnly: boolean; runs: number } = { rebuild: false, buildOnly: false, runs: 50 };
+  const out: { dataset?: DatasetName; only?: RegExp; rebuild: boolean; buildOnly: boolean; runs: number; memory?: boolean } = { rebuild: false, buildOnly: false, runs: 50 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -242,6 +242,7 @@ function parseArgs(argv: string[]) {
     } else if (a === '--only') out.only = new RegExp(value(), 'i');
     else if (a === '--rebuild') out.rebuild = true;
     else if (a === '--build-only') out.buildOnly = true;
+    else if (a === '--memory') out.memory = true;
     else if (a === '--runs') out.runs = Math.max(5, Number(value()) || 50);
     else throw new Error(`unknown option ${a}`);
   }
@@ -250,6 +251,12 @@ function parseArgs(argv: string[]) {
 }
 
 const args = parseArgs(process.argv.slice(2));
+// The server's memory at 100,000 interventions on the embedded database, under load (bench/memory.ts).
+if (args.memory) {
+  const { measureMemory } = await import('./memory.js');
+  const r = await measureMemory();
+  process.exit(r.errors === 0 ? 0 : 1);
+}
 if (args.dataset && args.buildOnly) {
   const { url, info } = await preparePgDataset(args.dataset, { rebuild: args.rebuild });
   console.log(`${url}\n${JSON.stringify(info, null, 2)}`);

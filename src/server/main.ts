@@ -10,13 +10,14 @@ import { ConfigError, loadConfig, urlHost, type Config } from './config.js';
 import { DatabaseLockedError, describePostgresUrl, openDatabase, type DatabaseHandle } from './db/client.js';
 import { isDatabaseUnavailable } from './errors.js';
 import { migrate } from './db/migrate.js';
-import { seedAdmin, seedCities, seedStreetsSample, type AdminSeedResult } from './db/seed.js';
+import { seedAdmin, seedCities, type AdminSeedResult } from './db/seed.js';
+import { seedStreetsSample } from './modules/reference/public.js';
 import { seedDemoData } from './db/demo-data.js';
 import { createMailer } from './mailer.js';
 import { createApp } from './app.js';
-import { startAlertScheduler, type AlertScheduler } from './modules/alerts/alerts.scheduler.js';
+import { startAlertScheduler, type AlertScheduler } from './modules/alerts/public.js';
 import { tuneGarbageCollector } from './gc-tuning.js';
-import { assertSchemaKnown } from './modules/backup/backup.restore.js';
+import { assertSchemaKnown } from './modules/backup/public.js';
 
 export { createLogger } from './logging.js';
 

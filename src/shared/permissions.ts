@@ -44,6 +44,8 @@ export const PERMISSIONS = {
   'stats.view': ['ROLE_ADMIN', 'ROLE_ADMIN_USER', 'ROLE_ADMIN_ROLE', 'ROLE_ADMIN_SITE', 'ROLE_ADMIN_COMPOSTEUR', 'ROLE_ADMIN_UPDATE', 'ROLE_ADMIN_DELETE'],
   /** Alert thresholds and the run of the daily alerts job. */
   'alert.settings': ['ROLE_ADMIN'],
+  /** Moving in: importing sites, users and interventions from files, and taking them away. */
+  'data.import': ['ROLE_ADMIN'],
   /** Backups: their status and making one now. */
   'backup.manage': ['ROLE_ADMIN'],
   /** The open alerts of what the user follows: all for ROLE_ADMIN, requests for providers, their sites for referents. */
@@ -101,6 +103,7 @@ export const NAV_ENTRIES: readonly NavEntry[] = [
   { label: 'Alertes', path: '/admin/alertes', roles: ['ROLE_ADMIN', 'ROLE_PRESTATAIRE', 'ROLE_USER'] },
   { label: "Seuils d'alerte", path: '/admin/alertes/seuils', roles: ['ROLE_ADMIN'] },
   { label: 'Rapport annuel', path: '/admin/rapport', roles: ['ROLE_ADMIN', 'ROLE_ADMIN_SITE'] },
+  { label: 'Import', path: '/admin/import', roles: ['ROLE_ADMIN'] },
   { label: 'Statistiques', path: '/admin/stats', roles: ['ROLE_ADMIN', 'ROLE_ADMIN_USER', 'ROLE_ADMIN_ROLE', 'ROLE_ADMIN_SITE', 'ROLE_ADMIN_COMPOSTEUR'] },
 ];
 

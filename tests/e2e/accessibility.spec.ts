@@ -104,6 +104,7 @@ const JOURNEYS: Journey[] = [
         '/admin/alertes/seuils',
         '/admin/alertes/preferences',
         '/admin/signalements',
+        '/admin/import',
         `/admin/fiche/site/${site}`,
         `/admin/fiche/site/${site}/etiquettes`,
         `/interventions/site/${site}`,

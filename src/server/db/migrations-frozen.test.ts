@@ -39,6 +39,10 @@ const PINNED: Record<string, string> = {
   '023': 'a7d970c0180a81caafb057c7d1ab019f616e17941cc6d35dc7297c2889eb756e', // stats-network-day
   '024': '710cc48ef89ace0140c87635e68f4a7f832a6c5b2f1273faccfce2708b42a9ec', // site-cell-number-order
   '025': '747477a1edb0ac4c0773729a9185c4f5f845e08fef69d37c240ba476820ddcc8', // request-creation-months
+  '026': '75ae8879382030d110207ba3a30389e25eeba69794260e9ca5cfb0e9b8cb18bb', // public-report-flooding
+  '027': '8d87476076c0538ef2fd360e6195ec467adc5c610b72a1bc91d5fb9d7ab2c04d', // alerts-reports
+  '028': 'dcd4ec31da6a9b93a4cdc26e555ba0a8a8285ab04915c91313c90f48a879d58f', // drop-deep-page-summaries
+  '029': '8d51b5c83f5d719f6e2084bee05313495ea1574593b0f36c968b22e0896ade6e', // drop-request-months
 };
 
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');

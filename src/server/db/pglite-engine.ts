@@ -1,15 +1,46 @@
 // How the app opens PGlite, in one place: on the main thread (pglite.ts), in its worker thread
 // (pglite-worker.ts), and in the bench's server. The extensions the migrations create, and
 // int8 and numeric parsed as numbers, as node-postgres is told to (postgres-connection.ts).
+import v8 from 'node:v8';
 import type { PGlite } from '@electric-sql/pglite';
+
+/**
+ * PostgreSQL's memory settings inside PGlite, sized for a 1 GB server (docs/deploy-proxy.md, "A
+ * small server"). PGlite's memory is a WebAssembly heap that grows and never shrinks, and
+ * PostgreSQL touches all of shared_buffers at start: its default 128 MB was a third of the
+ * server's memory at 100,000 interventions. The data files stay in the operating system's page
+ * cache, which PGlite reads from in microseconds, so 16 MB of buffers (the catalogues, the
+ * indexes' upper pages and the counts tables) costs lists little. A sort or a hash past
+ * work_mem spills to a temporary file instead of growing the heap for good; index builds
+ * (migrations) get 16 MB. effective_cache_size keeps its default: the page cache does hold the
+ * data, so the planner's preference for index scans stays right.
+ */
+export const PGLITE_SETTINGS: Record<string, string> = {
+  shared_buffers: '16MB',
+  temp_buffers: '1MB',
+  work_mem: '2MB',
+  maintenance_work_mem: '16MB',
+};
+
+/**
+ * V8 compiles PGlite's WebAssembly (9 MB) twice: once quickly (Liftoff), then the hot functions
+ * again, optimised, in background threads whose memory the C allocator keeps. Liftoff alone
+ * saved 40-75 MB for lists within the noise of their timings (docs/deploy-proxy.md). The flag is
+ * per process and read at compile time; PGlite is the only WebAssembly the server runs.
+ */
+function liftoffOnly() {
+  v8.setFlagsFromString('--liftoff-only');
+}
 
 /** A directory, or null for a database in memory (tests). */
 export async function createPGlite(dir: string | null): Promise<PGlite> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { unaccent } = await import('@electric-sql/pglite/contrib/unaccent');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  liftoffOnly();
   return PGlite.create(dir ?? undefined, {
     extensions: { unaccent, pg_trgm },
     parsers: { 1700: (v: string) => Number(v), 20: (v: string) => Number(v) },
+    startParams: [...PGlite.defaultStartParams, ...Object.entries(PGLITE_SETTINGS).flatMap(([k, v]) => ['-c', `${k}=${v}`])],
   });
 }

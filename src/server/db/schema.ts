@@ -184,8 +184,6 @@ export interface Database extends AlertsTables, PhotosTables, PublicSitesTables 
   intervention_stats_mois_reseau: StatsLevel & { bande: number };
   /** Interventions per site and Paris month, all actions (migration 012, kept by the same triggers). */
   intervention_stats_site_mois: { mois: Date; site_id: number; nb: number; quantite: number };
-  /** Interventions of the whole network per Paris day, in 16 stripes (migration 023, kept by the same triggers). */
-  intervention_stats_jour_reseau: { jour: Date; bande: number; nb: number; quantite: number };
 }
 
 interface StatsLevel {

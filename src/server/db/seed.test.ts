@@ -3,7 +3,8 @@ import { sql } from 'kysely';
 import { TEST_DRIVERS, openTestDatabase } from '../../../tests/helpers/test-app.js';
 import { verifyPassword } from '../passwords.js';
 import type { DatabaseHandle } from './client.js';
-import { seedAdmin, seedCities, seedStreetsSample, territoryCommunes } from './seed.js';
+import { seedAdmin, seedCities, territoryCommunes } from './seed.js';
+import { seedStreetsSample } from '../modules/reference/public.js';
 
 const BREST_METROPOLE = ['Bohars', 'Brest', 'Gouesnou', 'Guilers', 'Guipavas', 'Le Relecq-Kerhuon', 'Plougastel-Daoulas', 'Plouzané'];
 

@@ -1,6 +1,5 @@
 // Start-time seeding: the territory's cities, the sample streets, the first administrator
 // and, with DEMO_DATA=1, a demo programme. Reference tables come from migrations.
-import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +8,6 @@ import { sql } from 'kysely';
 import type { Db } from './client.js';
 import { hashPassword } from '../passwords.js';
 import { roleId } from '../../shared/domain.js';
-import { importStreets } from '../modules/reference/streets-import.js';
 
 const require = createRequire(import.meta.url);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -103,10 +101,4 @@ export async function seedAdmin(db: Db, env: { ADMIN_LOGIN?: string; ADMIN_PASSW
     await trx.insertInto('account_role').values({ account_id: id, role_id: roleId('ROLE_ADMIN') }).onConflict((oc) => oc.doNothing()).execute();
   });
   return { created: true, login, generatedPassword };
-}
-
-export async function seedStreetsSample(db: Db) {
-  const count = await db.selectFrom('rue').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
-  if (count.n > 0 || !fs.existsSync(SAMPLE_STREETS_FILE)) return 0;
-  return (await importStreets(db, SAMPLE_STREETS_FILE)).inserted;
 }

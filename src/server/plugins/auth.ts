@@ -5,7 +5,7 @@
 // caller without the right gets 401/403, never a list of field errors. Routes declare them
 // where they run (`onRequest: app.guard(...)`); a guard given as preValidation or preHandler
 // is refused when the route is registered. The SQL of the sessions is in
-// modules/account/sessions.repository.ts.
+// sessions.repository.ts beside this file: the account module (login, logout) uses it through here.
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest, RouteOptions, onRequestAsyncHookHandler } from 'fastify';
@@ -15,8 +15,10 @@ import { ForbiddenError, HttpError, UnauthorizedError } from '../errors.js';
 import { hashToken, newToken } from '../tokens.js';
 import { MESSAGES } from '../../shared/errors.js';
 import type { AuthChangeFeed } from '../db/auth-changes.js';
-import { createSessionsRepository } from '../modules/account/sessions.repository.js';
-import { SessionCache, type CachedSession } from './session-cache.js';
+import { createSessionsRepository } from './sessions.repository.js';
+import { SessionCache, type CachedSession, type CurrentUser } from './session-cache.js';
+
+export type { CurrentUser };
 
 export const SESSION_COOKIE = 'compost_sid';
 /** A phone used weekly in the field stays logged in: each use pushes the expiry 60 days on. */
@@ -31,14 +33,6 @@ export const SESSION_MAX_AGE_MS = 180 * 24 * 3600 * 1000;
 /** Expiry is pushed at most once an hour, so most requests do not write. */
 const TOUCH_AFTER_MS = 3600 * 1000;
 
-export interface CurrentUser {
-  id: number;
-  kind: 'user' | 'agent';
-  username: string;
-  nom: string;
-  prenom: string | null;
-  roles: string[];
-}
 
 declare module 'fastify' {
   interface FastifyContextConfig {

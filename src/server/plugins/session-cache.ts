@@ -8,7 +8,16 @@
 //    stored in the cache: every request reads the database, as without a cache;
 //  - an entry past its expiry is never used.
 import type { AuthChangeFeed } from '../db/auth-changes.js';
-import type { CurrentUser } from './auth.js';
+
+/** The account behind a request's session, as routes read it (request.user). */
+export interface CurrentUser {
+  id: number;
+  kind: 'user' | 'agent';
+  username: string;
+  nom: string;
+  prenom: string | null;
+  roles: string[];
+}
 
 export interface CachedSession {
   /** The session's key in the database (the cookie value's hash). */

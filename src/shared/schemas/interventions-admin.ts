@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { decimalFilterSchema, idSchema, plainString } from './common.js';
 import { interventionBlockSchema, interventionDateSchema, INTERVENTION_MESSAGES } from './interventions.js';
 import { listQuerySchema } from './list.js';
+import { withinListDepth } from './list-depth.js';
 import { photoRefSchema } from './photos.js';
 
 export const INTERVENTION_ADMIN_MESSAGES = {
@@ -17,9 +18,11 @@ export const INTERVENTION_ADMIN_MESSAGES = {
   lockedDelete: 'Impossible à supprimer car liée à une autre intervention',
   /** Banner of the edit dialog (the contract's wording). */
   required: 'Veuillez remplir les champs obligatoires',
+  /** A page past the rows the lists page (list-depth.ts): the export holds them all. */
+  tooDeep: "Plus de 10 000 interventions correspondent : seules les 10 000 premières sont paginées. Précisez les filtres pour réduire la liste (l'export CSV les contient toutes).",
 } as const;
 
-/** Above this many rows a filtered global count stops and the table says 'plus de 10 000'. */
+/** Every interventions list pages at most this many rows, in any order; its count stops there and the table says 'plus de 10 000'. */
 export const COUNT_CAP = 10_000;
 
 export const INTERVENTION_SORT_FIELDS = ['date', 'site', 'intervenant', 'action', 'typeBac', 'numeroBac'] as const;
@@ -46,6 +49,8 @@ export const interventionAdminListQuerySchema = z.preprocess(
   }),
 );
 export type InterventionAdminListQuery = z.infer<typeof interventionAdminListQuerySchema>;
+/** GET /api/admin/intervention/get/list/by/filters: the export's query, its page within the lists' depth. */
+export const interventionAdminPageQuerySchema = withinListDepth(interventionAdminListQuerySchema, INTERVENTION_ADMIN_MESSAGES.tooDeep);
 
 /** Row of the administrators' lists (per site and global). */
 export const interventionAdminRowSchema = z.object({
@@ -107,7 +112,7 @@ export type InterventionAdminListRow = z.infer<typeof interventionAdminListRowSc
 /** GET /api/admin/intervention/get/list/by/filters. */
 export const interventionAdminTableSchema = z.object({
   count: z.number(),
-  /** true when count is COUNT_CAP and more rows match (a filtered global list is not counted further). */
+  /** true when count is COUNT_CAP and more rows match (they are in the export, not in the pages). */
   countCapped: z.boolean(),
   interventions: z.array(interventionAdminListRowSchema),
 });
@@ -163,9 +168,9 @@ export const interventionIdSchema = idSchema();
 
 /**
  * Row of the public per-site table (GET /api/intervention/get/list/by/site/{id}). Anyone holding
- * the site's link may read it: for an anonymous caller the names (referent, modificationAgent),
- * the observations and the free-text values (repairs) are null or empty; a logged-in caller gets
- * them.
+ * the site's link may read it: the names (referent, modificationAgent), the observations and the
+ * free-text values (repairs) are null or empty except for who may record on the site (its
+ * referents, providers and site administrators), since they hold phone numbers and padlock codes.
  */
 export const publicSiteInterventionRowSchema = z.object({
   id: z.number(),
@@ -181,7 +186,7 @@ export const publicSiteInterventionRowSchema = z.object({
   idSite: z.number(),
   /** The site's name, or its code when it has none. */
   site: z.string(),
-  /** Displayed value (displayValue); '' for a free-text value shown to an anonymous caller. */
+  /** Displayed value (displayValue); '' for a free-text value shown to whom the site is not open. */
   valeur: z.string(),
   observations: z.string().nullable(),
   modificationAgent: z.string().nullable(),
@@ -189,5 +194,6 @@ export const publicSiteInterventionRowSchema = z.object({
 });
 export type PublicSiteInterventionRow = z.infer<typeof publicSiteInterventionRowSchema>;
 
-export const publicSiteInterventionListSchema = z.object({ count: z.number(), interventions: z.array(publicSiteInterventionRowSchema) });
+/** Like the administrators' table, it pages at most COUNT_CAP rows: countCapped says more match. */
+export const publicSiteInterventionListSchema = z.object({ count: z.number(), countCapped: z.boolean(), interventions: z.array(publicSiteInterventionRowSchema) });
 export type PublicSiteInterventionList = z.infer<typeof publicSiteInterventionListSchema>;

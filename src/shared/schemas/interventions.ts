@@ -12,6 +12,7 @@ import {
 } from './intervention-rules.js';
 import { decimalFilterSchema, idSchema, plainString } from './common.js';
 import { listQuerySchema } from './list.js';
+import { withinListDepth } from './list-depth.js';
 import type { TypeAction, TypeActionConstante } from './reference.js';
 import { ACTION_VALUE_KINDS } from '../domain.js';
 
@@ -227,7 +228,10 @@ function newestFirst(raw: unknown): unknown {
   return raw;
 }
 
-export const siteInterventionListQuerySchema = z.preprocess(
+/** The public table pages its first 10,000 rows (list-depth.ts); it has no export. */
+export const SITE_INTERVENTIONS_TOO_DEEP = 'Plus de 10 000 interventions correspondent : seules les 10 000 premières sont paginées. Précisez les filtres pour réduire la liste.';
+
+export const siteInterventionListQuerySchema = withinListDepth(z.preprocess(
   newestFirst,
   listQuerySchema({
     sortFields: ['date', 'action', 'typeBac', 'numeroBac'],
@@ -240,7 +244,7 @@ export const siteInterventionListQuerySchema = z.preprocess(
       numeroBac: decimalFilterSchema({ min: 0 }),
     },
   }),
-);
+), SITE_INTERVENTIONS_TOO_DEEP);
 export type SiteInterventionListQuery = z.infer<typeof siteInterventionListQuerySchema>;
 
 // The administrators' lists (global and per site) live in interventions-admin.ts.

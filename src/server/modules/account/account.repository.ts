@@ -4,7 +4,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/client.js';
 import type { Database } from '../../db/schema.js';
-import { createSessionsRepository } from './sessions.repository.js';
+import { createSessionsRepository } from '../../plugins/sessions.repository.js';
 
 export type TokenPurpose = 'confirm' | 'reset';
 

@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.js';
 import { hashPassword } from '../../passwords.js';
-import { createSessionsRepository } from './sessions.repository.js';
+import { createSessionsRepository } from '../../plugins/sessions.repository.js';
 
 export interface AgentPasswordReset {
   identifiant: string;

@@ -8,7 +8,7 @@ import { addressKey, createDbLimiter } from '../../rate-limit.js';
 import { verifyPassword } from '../../passwords.js';
 import type { CurrentUser } from '../../plugins/auth.js';
 import { createAccountRepository } from './account.repository.js';
-import { createSessionsRepository } from './sessions.repository.js';
+import { createSessionsRepository } from '../../plugins/sessions.repository.js';
 
 /**
  * Failed logins allowed per window. Per address: 30 failures in 15 minutes from one client

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.js';
-import { lastSlot, nextSlot } from '../alerts/alerts.scheduler.js';
+import { lastSlot, nextSlot } from '../alerts/public.js';
 import { writeBackup, type BackupResult } from './backup.dump.js';
 import type { BackupConfig } from './backup.config.js';
 

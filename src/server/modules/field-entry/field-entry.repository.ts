@@ -1,7 +1,7 @@
 // SQL of the field entry: the site and cells an entry is recorded on, the action catalogue and
 // request rules it is checked against, and the idempotent submission write. The interventions
 // administration reads the site, its cells and the catalogue through this repository too (the
-// tables' SQL is in interventions/interventions-admin.repository.ts). Write helpers take the
+// tables' SQL is in interventions/intervention-list.ts). Write helpers take the
 // transaction they run in.
 import type { Db } from '../../db/client.js';
 import type { TypeAction } from '../../../shared/schemas/reference.js';

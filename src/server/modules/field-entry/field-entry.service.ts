@@ -21,7 +21,7 @@ import {
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
 import { createFieldEntryRepository, type FieldEntryRepository, type NewIntervention } from './field-entry.repository.js';
 import { SITE_STATUT, STATUT_ANNULEE, STATUT_REALISEE } from '../../../shared/domain.js';
-import { createRequestLifecycle, isPendingStatut, type RequestLifecycle } from '../requests/request-lifecycle.service.js';
+import { createRequestLifecycle, isPendingStatut, type RequestLifecycle } from '../requests/public.js';
 
 type TypeActionCatalogue = Awaited<ReturnType<FieldEntryRepository['actionCatalogue']>>;
 type ConstanteCatalogue = Awaited<ReturnType<FieldEntryRepository['allConstantes']>>;

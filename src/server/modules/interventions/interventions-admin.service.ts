@@ -9,7 +9,6 @@ import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import type { FieldError } from '../../../shared/errors.js';
 import {
   INTERVENTION_MESSAGES,
-  displayValue,
   isFutureDate,
   storedValueOf,
   validateBlocksAgainstCatalogue,
@@ -17,53 +16,22 @@ import {
 } from '../../../shared/schemas/interventions.js';
 import {
   INTERVENTION_ADMIN_MESSAGES,
-  type InterventionAdminRow,
   type InterventionDetail,
   type InterventionUpdate,
 } from '../../../shared/schemas/interventions-admin.js';
-import { createInterventionsAdminRepository, type InterventionListRecord } from './interventions-admin.repository.js';
-import { createFieldEntryRepository } from '../field-entry/field-entry.repository.js';
+import { createInterventionsAdminRepository } from './interventions-admin.repository.js';
+import { toListRow } from './interventions-tables.service.js';
+import { createFieldEntryRepository } from '../field-entry/public.js';
 import { STATUT_REALISEE } from '../../../shared/domain.js';
-import type { PhotoRef } from '../../../shared/schemas/photos.js';
 import { REQUEST_MESSAGES } from '../../../shared/schemas/requests.js';
-import { createPhotosRepository } from '../photos/photos.repository.js';
-import { createRequestLifecycle } from '../requests/request-lifecycle.service.js';
-import type { SignalRow } from '../requests/request-lifecycle.repository.js';
+import { createPhotosRepository } from '../photos/public.js';
+import { createRequestLifecycle, type SignalRow } from '../requests/public.js';
 
 type LockedRow = NonNullable<Awaited<ReturnType<ReturnType<typeof createInterventionsAdminRepository>['lockIntervention']>>>;
 type Link = Awaited<ReturnType<ReturnType<typeof createInterventionsAdminRepository>['linkedDemandes']>>[number];
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 const num = (v: number | string | null) => (v === null ? null : Number(v));
-
-export function toAdminRow(r: InterventionListRecord, photos: PhotoRef[]): InterventionAdminRow {
-  return {
-    id: r.id,
-    date: iso(r.date)!,
-    intervenant: r.intervenant,
-    typeBac: r.typeBac,
-    idTypeBac: r.idTypeBac,
-    numeroBac: r.numeroBac,
-    idSiteComposteur: r.idSiteComposteur,
-    typeAction: r.typeAction,
-    idAction: r.idAction,
-    valeur: displayValue({
-      idAction: r.idAction,
-      valeurNombre: num(r.valeurNombre),
-      constante: r.constante,
-      valeurTexte: r.valeurTexte,
-      destinationNumeroBac: r.destinationNumeroBac,
-    }),
-    observations: r.observations,
-    site: r.site,
-    idSite: r.idSite,
-    modificationAgent: r.modificationAgent,
-    modifiedAt: iso(r.modifiedAt),
-    locked: r.locked,
-    pendingDemande: r.pendingDemande,
-    photos,
-  };
-}
 
 /**
  * Linked interventions are locked: the result of a request (it carries the request, or a
@@ -131,7 +99,7 @@ export function createInterventionsAdminService(db: Db) {
       const valeurSaisie =
         kind === 'constant' ? row.valeurConstante : kind === 'text' ? row.valeurTexte : kind === 'none' ? null : num(row.valeurNombre);
       return {
-        intervention: { ...toAdminRow(row, photos.get(id) ?? []), valeurSaisie, bacDestination: row.bacDestination },
+        intervention: { ...toListRow(row, photos.get(id) ?? []), valeurSaisie, bacDestination: row.bacDestination },
         site: {
           id: site!.id,
           code: site!.code,

@@ -3,7 +3,6 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DRIVERS, createAccount, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
 import { createEquippedSite } from '../field-entry/test-factories.js';
-import { createInterventionsAdminRepository } from './interventions-admin.repository.js';
 import { storeTestPhoto } from '../photos/test-factories.js';
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;
@@ -190,6 +189,7 @@ describe.each(TEST_DRIVERS)('interventions administration API (%s)', (driver) =>
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({
         count: 1,
+        countCapped: false,
         interventions: [
           {
             id: r.r5,
@@ -218,22 +218,6 @@ describe.each(TEST_DRIVERS)('interventions administration API (%s)', (driver) =>
       const byNumero = await get(undefined, `/api/intervention/get/list/by/site/${epinette.id}?sort[name]=numeroBac&sort[direction]=asc&filter[typeBac]=1`);
       expect(byNumero.json().interventions.map((i: { id: number }) => i.id)).toEqual([r.r2, r.r1]);
     });
-
-    it.each(['date', 'site', 'intervenant', 'action', 'typeBac', 'numeroBac'] as const)(
-      'walks the table in keyset batches in the order of its pages (sort %s)',
-      async (name) => {
-        for (const direction of ['asc', 'desc'] as const) {
-          const table = await list(`sort[name]=${name}&sort[direction]=${direction}`);
-          const repo = createInterventionsAdminRepository(ctx.db);
-          const exported: number[] = [];
-          for await (const batch of repo.batches({}, { name, direction }, 2)) exported.push(...batch.map((b) => b.id));
-          expect(exported).toEqual(ids(table as never));
-          const site: number[] = [];
-          for await (const batch of repo.batches({ siteId: epinette.id }, { name, direction }, 2)) site.push(...batch.map((b) => b.id));
-          expect(site).toEqual(ids((await list(`id=${epinette.id}&sort[name]=${name}&sort[direction]=${direction}`)) as never));
-        }
-      },
-    );
 
     it('exports export.csv with the filters and sort of the table, BOM, semicolons and the formula guard', async () => {
       const res = await get(siteAdmin.cookie, '/api/admin/intervention/export?filter[site]=' + epinette.id + '&sort[name]=action&sort[direction]=asc');
@@ -314,7 +298,9 @@ describe.each(TEST_DRIVERS)('interventions administration API (%s)', (driver) =>
         values: [{ composteur: epinette.apport, action: 13, observations: '  ' }],
       });
       expect(res.statusCode).toBe(400);
-      expect(res.json().message).toBe('Veuillez remplir les champs obligatoires');
+      // The first error is not a missing field: the message names it (the dialog's own message
+      // for missing fields stays for a refusal that starts with one).
+      expect(res.json().message).toBe('La date ne peut pas être dans le futur');
       expect(res.json().errors).toEqual([
         { key: 'date', error: 'La date ne peut pas être dans le futur' },
         { key: 'values0.observations', error: 'Les observations sont obligatoires pour cette action' },

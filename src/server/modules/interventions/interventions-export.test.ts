@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DRIVERS, createAccount, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
 import { createEquippedSite } from '../field-entry/test-factories.js';
 import { createInterventionTablesService } from './interventions-tables.service.js';
-import { sqlCsvDecimal } from './interventions-admin.repository.js';
+import { sqlCsvDecimal } from './intervention-export.js';
 import { formatCsvCell } from '../../csv.js';
 import { interventionAdminListQuerySchema } from '../../../shared/schemas/interventions-admin.js';
 import type { Readable } from 'node:stream';

@@ -1,8 +1,9 @@
 // The interventions tables as their callers see them: the administrators' global and per-site
 // lists (each row with its photo ids) with their CSV export, and the public per-site list. Who
-// asks decides what the search looks at and what a row shows: an anonymous caller (anyone
-// holding a site's link) never gets a name, an observation or a free-text value, nor finds rows
-// by them.
+// asks decides what the search looks at and what a row shows: only who may record on the site
+// (its referents, providers, site administrators: the field entry's rule) gets names,
+// observations and free-text values, which hold phone numbers and padlock codes; anyone else
+// holding the site's link, logged in or not, neither gets them nor finds rows by them.
 import type { Readable } from 'node:stream';
 import type { CurrentUser } from '../../plugins/auth.js';
 import type { Db } from '../../db/client.js';
@@ -17,11 +18,15 @@ import type {
   PublicSiteInterventionList,
   PublicSiteInterventionRow,
 } from '../../../shared/schemas/interventions-admin.js';
-import { EXPORT_HEADERS, FULL_SEARCH, createInterventionsAdminRepository, type InterventionListRecord, type ListFilter, type SearchScope } from './interventions-admin.repository.js';
+import { EXPORT_HEADERS, exportCsv } from './intervention-export.js';
+import { createInterventionList, type ListFilter } from './intervention-list.js';
+import type { InterventionListRecord } from './intervention-rows.js';
+import { FULL_SEARCH } from './intervention-search.js';
 import type { PhotoRef } from '../../../shared/schemas/photos.js';
-import { createPhotosRepository } from '../photos/photos.repository.js';
-import { createFieldEntryRepository } from '../field-entry/field-entry.repository.js';
+import { createPhotosRepository } from '../photos/public.js';
+import { createFieldEntryRepository } from '../field-entry/public.js';
 import { SITE_STATUT } from '../../../shared/domain.js';
+import { can } from '../../../shared/permissions.js';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -35,60 +40,51 @@ function valueOf(r: InterventionListRecord): string {
   });
 }
 
-export function toListRow(r: InterventionListRecord, photos: PhotoRef[]): InterventionAdminListRow {
+/** The fields every interventions table shows, whoever asks. */
+function sharedFields(r: InterventionListRecord) {
   return {
     id: r.id,
     date: iso(r.date)!,
-    intervenant: r.intervenant,
-    referent: r.intervenant,
+    idAction: r.idAction,
+    typeAction: r.typeAction,
+    actionValeur: r.actionValeur,
     typeBac: r.typeBac,
     idTypeBac: r.idTypeBac,
     numeroBac: r.numeroBac,
     idSiteComposteur: r.idSiteComposteur,
     idBacDestination: r.bacDestination,
-    typeAction: r.typeAction,
-    idAction: r.idAction,
-    actionValeur: r.actionValeur,
-    valeur: valueOf(r),
-    observations: r.observations,
+    idSite: r.idSite,
     site: r.site,
     siteNom: r.siteNom,
-    idSite: r.idSite,
-    modificationAgent: r.modificationAgent,
-    modifiedAt: iso(r.modifiedAt),
     idStatut: r.idStatut,
     demandeIntervention: r.demandeIntervention,
     interventionRealisee: r.interventionRealisee,
+  };
+}
+
+export function toListRow(r: InterventionListRecord, photos: PhotoRef[]): InterventionAdminListRow {
+  return {
+    ...sharedFields(r),
+    intervenant: r.intervenant,
+    referent: r.intervenant,
+    valeur: valueOf(r),
+    observations: r.observations,
+    modificationAgent: r.modificationAgent,
+    modifiedAt: iso(r.modifiedAt),
     locked: r.locked,
     pendingDemande: r.pendingDemande,
     photos,
   };
 }
 
-/** A public row: everything for a logged-in caller; no name, observation or free text for anyone else. */
-export function toPublicRow(r: InterventionListRecord, anonymous: boolean): PublicSiteInterventionRow {
-  const freeTextValue = ACTION_VALUE_KINDS[r.idAction] === 'text';
+/** A public row: everything for who may see the site; no name, observation or free text for anyone else. */
+export function toPublicRow(r: InterventionListRecord, hidden: boolean): PublicSiteInterventionRow {
   return {
-    id: r.id,
-    date: iso(r.date)!,
-    idAction: r.idAction,
-    typeAction: r.typeAction,
-    actionValeur: r.actionValeur,
-    typeBac: r.typeBac,
-    idTypeBac: r.idTypeBac,
-    numeroBac: r.numeroBac,
-    idSiteComposteur: r.idSiteComposteur,
-    idBacDestination: r.bacDestination,
-    idSite: r.idSite,
-    site: r.site,
-    siteNom: r.siteNom,
-    valeur: anonymous && freeTextValue ? '' : valueOf(r),
-    observations: anonymous ? null : r.observations,
-    referent: anonymous ? null : r.intervenant,
-    modificationAgent: anonymous ? null : r.modificationAgent,
-    idStatut: r.idStatut,
-    demandeIntervention: r.demandeIntervention,
-    interventionRealisee: r.interventionRealisee,
+    ...sharedFields(r),
+    valeur: hidden && ACTION_VALUE_KINDS[r.idAction] === 'text' ? '' : valueOf(r),
+    observations: hidden ? null : r.observations,
+    referent: hidden ? null : r.intervenant,
+    modificationAgent: hidden ? null : r.modificationAgent,
   };
 }
 
@@ -96,12 +92,16 @@ export function toPublicRow(r: InterventionListRecord, anonymous: boolean): Publ
 export function adminFilterOf(query: Pick<InterventionAdminListQuery, 'id' | 'filter' | 'search'>): ListFilter {
   const siteId = query.id ?? query.filter.site;
   // Within one site, its name would match every row or none: the search looks at the rest.
-  const scope: SearchScope = siteId === undefined ? FULL_SEARCH : { ...FULL_SEARCH, site: false };
-  return { siteId, action: query.filter.action, date: query.filter.date, search: query.search, scope };
+  return { siteId, action: query.filter.action, date: query.filter.date, search: query.search, scope: { ...FULL_SEARCH, site: siteId === undefined } };
+}
+
+/** The public list's filter: the table's own columns (action, cell type, value, and the observations for who sees them). */
+export function publicFilterOf(siteId: number, query: Pick<SiteInterventionListQuery, 'filter' | 'search'>, hidden: boolean): ListFilter {
+  return { siteId, ...query.filter, search: query.search, scope: { site: false, intervenant: false, freeText: !hidden } };
 }
 
 export function createInterventionTablesService(db: Db) {
-  const repo = createInterventionsAdminRepository(db);
+  const lists = createInterventionList(db);
   const base = createFieldEntryRepository(db);
   const photosRepo = createPhotosRepository(db);
 
@@ -110,7 +110,7 @@ export function createInterventionTablesService(db: Db) {
       // The site is looked up while the page is read (an unknown site's page is empty anyway).
       const [site, { count, countCapped, rows }] = await Promise.all([
         query.id === undefined ? null : base.findSite(query.id),
-        repo.list(adminFilterOf(query), query.sort, pageOf(query)),
+        lists.list(adminFilterOf(query), query.sort, pageOf(query)),
       ]);
       if (query.id !== undefined && !site) throw new NotFoundError(INTERVENTION_MESSAGES.siteNotFound);
       // The photo ids of the page's rows, in one query (never the images).
@@ -119,34 +119,19 @@ export function createInterventionTablesService(db: Db) {
     },
 
     /** export.csv of the list's search, filters and sort: every matching row, once. */
-    exportCsv(query: InterventionAdminListQuery, opts: { batches?: boolean; batchSize?: number } = {}): Promise<Readable> {
-      return repo.exportCsv(adminFilterOf(query), query.sort, csvHeader(EXPORT_HEADERS), opts);
+    async exportCsv(query: InterventionAdminListQuery, opts: { batches?: boolean; batchSize?: number } = {}): Promise<Readable> {
+      return exportCsv(db, await lists.plan(adminFilterOf(query), query.sort), csvHeader(EXPORT_HEADERS), opts);
     },
 
     async publicList(user: CurrentUser | null, siteId: number, query: SiteInterventionListQuery): Promise<PublicSiteInterventionList> {
-      const anonymous = user === null;
-      const f = query.filter;
-      // The site is looked up while the page is read; a page of a site that is unknown or not
-      // active is never shown.
-      const [site, { count, rows }] = await Promise.all([
-        base.findSite(siteId),
-        repo.list(
-          {
-            siteId,
-            date: f.date,
-            action: f.action,
-            typeBac: f.typeBac,
-            numeroBac: f.numeroBac,
-            search: query.search,
-            // The table's own columns: action, cell type, value, and for a logged-in caller the observations.
-            scope: { site: false, intervenant: false, freeText: !anonymous },
-          },
-          query.sort,
-          pageOf(query),
-        ),
-      ]);
+      // A page of a site that is unknown or not active is never shown. Who may record on the
+      // site sees it whole; only a referent waits for the site row to know.
+      const found = base.findSite(siteId, user?.id);
+      const mayRecord = user !== null && can(user.roles, 'intervention.add');
+      const hidden = !(mayRecord && (can(user.roles, 'site.chooseAll') || (await found)?.isReferent === true));
+      const [site, { count, countCapped, rows }] = await Promise.all([found, lists.list(publicFilterOf(siteId, query, hidden), query.sort, pageOf(query))]);
       if (!site || site.idStatut !== SITE_STATUT.actif) throw new NotFoundError(INTERVENTION_MESSAGES.siteNotFound);
-      return { count, interventions: rows.map((r) => toPublicRow(r, anonymous)) };
+      return { count, countCapped, interventions: rows.map((r) => toPublicRow(r, hidden)) };
     },
   };
 }

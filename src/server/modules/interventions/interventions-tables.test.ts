@@ -1,11 +1,14 @@
 // The three interventions tables through the API: the search box (server side) of the global
 // list, of one site's list for administrators and of the public per-site list; the fields every
-// row carries; and what an anonymous caller of the public list may not see.
+// row carries; and what a caller of the public list who may not record on the site may not see.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DRIVERS, createAccount, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
 import { createEquippedSite } from '../field-entry/test-factories.js';
-import { createInterventionsAdminRepository, interventionListQueries, type ResolvedSearch } from './interventions-admin.repository.js';
+import { createInterventionList, listQueries } from './intervention-list.js';
+import type { ResolvedSearch } from './intervention-search.js';
+import { INTERVENTION_ADMIN_MESSAGES } from '../../../shared/schemas/interventions-admin.js';
+import { SITE_INTERVENTIONS_TOO_DEEP } from '../../../shared/schemas/interventions.js';
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;
 type Site = Awaited<ReturnType<typeof createEquippedSite>>;
@@ -61,7 +64,7 @@ describe.each(TEST_DRIVERS)('interventions tables (%s)', (driver) => {
     referent = await loggedAs(ctx, ['ROLE_USER']);
     const alice = (await createAccount(ctx.db, { nom: 'DURAND', prenom: 'Alice' })).id;
     const bob = (await createAccount(ctx.db, { kind: 'agent', nom: 'ARNAUD', prenom: 'Bob' })).id;
-    epinette = await createEquippedSite(ctx.db, { nom: 'Épinette' });
+    epinette = await createEquippedSite(ctx.db, { nom: 'Épinette', referents: [referent.id] });
     bouleau = await createEquippedSite(ctx.db, { nom: 'Bouleau' });
     r.e1 = await insert({ site: epinette, cell: 'maturation', action: 6, nombre: 55, by: alice, date: '2025-05-01T08:00:00Z', observations: 'Couvercle abîmé' });
     r.e2 = await insert({ site: epinette, cell: 'broyat', action: 14, texte: 'Charnière changée', by: bob, date: '2025-05-02T08:00:00Z' });
@@ -130,13 +133,13 @@ describe.each(TEST_DRIVERS)('interventions tables (%s)', (driver) => {
     });
 
     it('answers the same rows whether the matches are gathered first or filtered on the walk', async () => {
-      const repo = createInterventionsAdminRepository(ctx.db);
+      const lists = createInterventionList(ctx.db);
       for (const search of ['bouleau', 'durand', 'plein', 'trappe', 'od', 'couvercle']) {
-        const resolved = (await repo.resolveSearch({ search }))!;
         const run = async (mode: ResolvedSearch['mode'], name: 'date' | 'site' | 'action') => {
-          const s = { ...resolved, mode };
-          const page = await interventionListQueries.pageKeys({}, null, { name, direction: 'desc' }, 100, 0, s).execute(ctx.db);
-          const count = await interventionListQueries.count({}, null, s).query.execute(ctx.db);
+          const plan = await lists.plan({ search }, { name, direction: 'desc' });
+          const p = { ...plan, search: { ...plan.search!, mode } };
+          const page = await listQueries.pageKeys(p, { limit: 100, offset: 0 }).execute(ctx.db);
+          const count = await listQueries.count(p).query.execute(ctx.db);
           return { ids: page.rows.map((x) => x.id), count: count.rows[0].count };
         };
         for (const name of ['date', 'site', 'action'] as const) expect(await run('narrow', name), `${search} ${name}`).toEqual(await run('broad', name));
@@ -160,6 +163,29 @@ describe.each(TEST_DRIVERS)('interventions tables (%s)', (driver) => {
     });
   });
 
+  describe('paging depth', () => {
+    it('pages the first 10,000 rows of every list in every order, says that more match, and refuses a deeper page', async () => {
+      const lists: [string, string[]][] = [
+        [`${LIST}?`, ['date', 'site', 'intervenant', 'action', 'typeBac', 'numeroBac']],
+        [`${LIST}?id=${chene.id}&`, ['date', 'intervenant', 'numeroBac']],
+        [`${PUBLIC(chene.id)}?`, ['date', 'action', 'typeBac', 'numeroBac']],
+      ];
+      for (const [url, sorts] of lists) {
+        for (const name of sorts) {
+          const at = async (rowsPerPage: number, page: number) => (await get(admin.cookie, `${url}sort[name]=${name}&sort[direction]=desc&rowsPerPage=${rowsPerPage}&page=${page}`)).json();
+          const last = await at(20, 499);
+          expect(last, `${url} ${name}`).toMatchObject({ count: 10_000, countCapped: true });
+          // The last page is rows 9,980 to 9,999 of the list, as the end of the 100-row page 99 shows them.
+          expect(last.interventions.map((i: { id: number }) => i.id)).toEqual((await at(100, 99)).interventions.slice(80).map((i: { id: number }) => i.id));
+          // Past them, the filters (or the export) are the way further: the page is refused with the screen's message.
+          const tooDeep = await get(admin.cookie, `${url}sort[name]=${name}&rowsPerPage=20&page=500`);
+          expect(tooDeep.statusCode).toBe(400);
+          expect(tooDeep.json().errors).toEqual([{ key: 'page', error: url.startsWith(LIST) ? INTERVENTION_ADMIN_MESSAGES.tooDeep : SITE_INTERVENTIONS_TOO_DEEP }]);
+        }
+      }
+    }, 600_000);
+  });
+
   describe("search of one site's list (sites screen)", () => {
     it('looks at the intervenant, the action, the value and the observations of that site only', async () => {
       expect(await ids(admin.cookie, `${LIST}?id=${epinette.id}&search=arnaud`)).toEqual(named('e2', 'e4'));
@@ -170,7 +196,7 @@ describe.each(TEST_DRIVERS)('interventions tables (%s)', (driver) => {
   });
 
   describe('public list of a site', () => {
-    it('searches the action, cell and value labels for anyone, the free text only with a session', async () => {
+    it('searches the action, cell and value labels for anyone, the free text only for who sees the site', async () => {
       expect(await ids(undefined, `${PUBLIC(epinette.id)}?search=plein`)).toEqual(named('e3'));
       expect(await ids(undefined, `${PUBLIC(epinette.id)}?search=transfert`)).toEqual(named('e5'));
       expect(await ids(undefined, `${PUBLIC(epinette.id)}?search=couvercle`)).toEqual([]);
@@ -195,7 +221,7 @@ describe.each(TEST_DRIVERS)('interventions tables (%s)', (driver) => {
       expect(JSON.stringify(body)).not.toMatch(/DURAND|ARNAUD|Couvercle|Odeur|Charnière/);
     });
 
-    it('keeps observations, names and free-text values for a logged-in caller', async () => {
+    it("keeps observations, names and free-text values for the site's referent", async () => {
       const body = (await get(referent.cookie, `${PUBLIC(epinette.id)}?rowsPerPage=100`)).json();
       const byId = new Map(body.interventions.map((i: { id: number }) => [i.id, i]));
       expect(byId.get(r.e1)).toMatchObject({ observations: 'Couvercle abîmé', referent: 'DURAND Alice' });
@@ -263,6 +289,59 @@ describe.each(TEST_DRIVERS)('interventions tables (%s)', (driver) => {
         ].sort(),
       );
       expect(row).toMatchObject({ id: r.b2, idStatut: 5, interventionRealisee: r.b3, site: 'Bouleau', valeur: '', referent: null });
+    });
+  });
+
+  describe('public list of a site: who sees observations, names and free text', () => {
+    let sorbier: Site;
+    let own: Awaited<ReturnType<typeof loggedAs>>;
+    const hiddenText = /4821|06 12 34|7305|LEGOFF|RIOU/;
+
+    beforeAll(async () => {
+      own = await loggedAs(ctx, ['ROLE_USER']);
+      sorbier = await createEquippedSite(ctx.db, { nom: 'Sorbier', referents: [own.id] });
+      const legoff = (await createAccount(ctx.db, { nom: 'LEGOFF', prenom: 'Anna' })).id;
+      const riou = (await createAccount(ctx.db, { kind: 'agent', nom: 'RIOU', prenom: 'Paul' })).id;
+      r.s1 = await insert({ site: sorbier, cell: 'apport', action: 1, by: legoff, date: '2025-06-01T08:00:00Z', observations: 'Cadenas 4821, appeler le 06 12 34 56 78' });
+      r.s2 = await insert({ site: sorbier, cell: 'broyat', action: 14, texte: 'Code cadenas 7305', by: legoff, date: '2025-06-02T08:00:00Z' });
+      await ctx.db.updateTable('intervention').set({ modification_agent_id: riou, modified_at: new Date('2025-06-03T08:00:00Z') }).where('id', '=', r.s2).execute();
+    });
+
+    const page = async (cookie: string | undefined, query = '') => {
+      const res = await get(cookie, `${PUBLIC(sorbier.id)}?rowsPerPage=100${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { count: number; interventions: Record<string, unknown>[] };
+    };
+
+    it('gives a roleless agent, a referent of another site and an agent without the site roles the anonymous shape, and finds nothing by hidden text', async () => {
+      const anonymous = await page(undefined);
+      expect(anonymous.count).toBe(2);
+      expect(JSON.stringify(anonymous)).not.toMatch(hiddenText);
+      const outsiders = [
+        await loggedAs(ctx, [], { kind: 'agent' }),
+        referent, // a referent of Épinette, not of Sorbier
+        await loggedAs(ctx, ['ROLE_ADMIN_UPDATE', 'ROLE_ADMIN_DELETE']),
+      ];
+      for (const who of outsiders) {
+        const body = await page(who.cookie);
+        expect(body).toEqual(anonymous);
+        for (const row of body.interventions) expect(row).toMatchObject({ observations: null, referent: null, modificationAgent: null });
+        expect(body.interventions.find((x) => x.id === r.s2)).toMatchObject({ typeAction: 'Réparation effectuée', valeur: '' });
+        // A padlock code or a phone number that only appears in hidden fields finds nothing.
+        for (const term of ['4821', '7305', 'cadenas', '06 12', 'legoff']) expect(await page(who.cookie, `&search=${encodeURIComponent(term)}`), term).toEqual({ count: 0, countCapped: false, interventions: [] });
+      }
+    });
+
+    it("shows everything to the site's referent, a provider and the site administrators, and searches it", async () => {
+      const insiders = [own, await loggedAs(ctx, ['ROLE_PRESTATAIRE']), await loggedAs(ctx, ['ROLE_ADMIN']), await loggedAs(ctx, ['ROLE_ADMIN_SITE'])];
+      for (const who of insiders) {
+        const byId = new Map((await page(who.cookie)).interventions.map((x) => [x.id, x]));
+        expect(byId.get(r.s1)).toMatchObject({ observations: 'Cadenas 4821, appeler le 06 12 34 56 78', referent: 'LEGOFF Anna', modificationAgent: null });
+        expect(byId.get(r.s2)).toMatchObject({ valeur: 'Code cadenas 7305', referent: 'LEGOFF Anna', modificationAgent: 'RIOU Paul' });
+        expect((await page(who.cookie, '&search=4821')).interventions.map((x) => x.id)).toEqual([r.s1]);
+        expect((await page(who.cookie, '&search=7305')).interventions.map((x) => x.id)).toEqual([r.s2]);
+        expect((await page(who.cookie, '&search=cadenas')).count).toBe(2);
+      }
     });
   });
 });

@@ -11,6 +11,7 @@ import { idParamsSchema } from '../../../shared/schemas/common.js';
 import { siteInterventionListQuerySchema } from '../../../shared/schemas/interventions.js';
 import {
   interventionAdminListQuerySchema,
+  interventionAdminPageQuerySchema,
   interventionAdminTableSchema,
   interventionDeletedSchema,
   interventionDetailSchema,
@@ -32,7 +33,7 @@ export default async function interventionsRoutes(fastify: FastifyInstance, deps
   const canList = app.guard('intervention.list');
 
   // Public: anyone holding a site's link (the QR label on a bin) may see what was done there;
-  // names and free text only with a session.
+  // names and free text only for who may record on the site (interventions-tables.service.ts).
   app.get(
     '/intervention/get/list/by/site/:id',
     { schema: { params: siteIdParams, querystring: siteInterventionListQuerySchema, response: { 200: publicSiteInterventionListSchema } } },
@@ -41,7 +42,7 @@ export default async function interventionsRoutes(fastify: FastifyInstance, deps
 
   app.get(
     '/admin/intervention/get/list/by/filters',
-    { onRequest: canList, schema: { querystring: interventionAdminListQuerySchema, response: { 200: interventionAdminTableSchema } } },
+    { onRequest: canList, schema: { querystring: interventionAdminPageQuerySchema, response: { 200: interventionAdminTableSchema } } },
     (request) => tables.adminList(request.query),
   );
 

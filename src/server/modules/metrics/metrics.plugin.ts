@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { errorBodySchema } from '../../../shared/errors.js';
 import { NotFoundError, UnauthorizedError } from '../../errors.js';
-import { listBackups, type BackupConfig } from '../backup/backup.service.js';
+import { listBackups, type BackupConfig } from '../backup/public.js';
 import type { MetricsConfig } from './metrics.config.js';
 
 export interface PoolStats {

@@ -5,7 +5,9 @@
 // street and number match a point takes that point's.
 import fs from 'node:fs';
 import readline from 'node:readline';
+import { sql } from 'kysely';
 import type { Db } from '../../db/client.js';
+import { SAMPLE_STREETS_FILE } from '../../db/seed.js';
 
 export interface StreetImportResult {
   read: number;
@@ -160,4 +162,11 @@ async function locateSites(db: Db, points: Map<string, Point>): Promise<number> 
     if (sites.length < 1000) return located;
     after = sites[sites.length - 1].id;
   }
+}
+
+/** The small sample of streets shipped with the code, imported on a start that finds none. */
+export async function seedStreetsSample(db: Db) {
+  const count = await db.selectFrom('rue').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+  if (count.n > 0 || !fs.existsSync(SAMPLE_STREETS_FILE)) return 0;
+  return (await importStreets(db, SAMPLE_STREETS_FILE)).inserted;
 }

@@ -11,7 +11,7 @@ import { LIST_DEPTH } from '../../../shared/schemas/list-depth.js';
 import { REQUEST_MESSAGES, historyQuerySchema, pendingListQuerySchema } from '../../../shared/schemas/requests.js';
 import { SITE_LIST_TOO_DEEP, siteListPageQuerySchema } from '../../../shared/schemas/sites.js';
 import { USER_MESSAGES, userListQuerySchema } from '../../../shared/schemas/users.js';
-import type { ListPaths } from './list-paths.js';
+import type { ListPaths } from '../../db/list-paths.js';
 import { BOARD_PATHS, HISTORY_PATHS } from './requests-pagers.js';
 import { createRequestsRepository } from './requests.repository.js';
 import { SITE_LIST_PATHS } from '../sites/sites-list.repository.js';

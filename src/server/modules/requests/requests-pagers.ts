@@ -7,7 +7,7 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/client.js';
 import { DEEP_PAGE_OFFSET, containsNormalized, pageFromNearestEnd, pageOf, shortWordTerm, wordStartsNormalized } from '../../db/list.js';
 import { BOARD_SORT_FIELDS, HISTORY_SORT_FIELDS, PENDING_STATUTS, STATUT_ANNULEE, STATUT_EN_ATTENTE, type HistoryQuery, type PendingListQuery } from '../../../shared/schemas/requests.js';
-import { takes, type ListPaths } from './list-paths.js';
+import { takes, type ListPaths } from '../../db/list-paths.js';
 
 export interface PagerOptions {
   /** The plain query, whatever the fast paths would take. */

@@ -30,7 +30,7 @@ import {
 } from '../../../shared/schemas/requests.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
 import type { PhotoRef } from '../../../shared/schemas/photos.js';
-import { createPhotosRepository } from '../photos/photos.repository.js';
+import { createPhotosRepository } from '../photos/public.js';
 import { createRequestsRepository, type CardRecord, type LinkedRecord, type RequestsRepository } from './requests.repository.js';
 
 const toIso = (d: Date | string) => new Date(d).toISOString();

@@ -4,7 +4,7 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/client.js';
 import { containsNormalized, ilikeUnaccent, pageOf, shortWordTerm, wordStartsIn, wordStartsNormalized } from '../../db/list.js';
 import { SITE_SORT_FIELDS, type SiteListQuery, type SiteSortField } from '../../../shared/schemas/sites.js';
-import type { ListPaths } from '../requests/list-paths.js';
+import type { ListPaths } from '../../db/list-paths.js';
 
 export interface SiteRecord {
   id: number;

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/client.js';
 import { COLUMNS, type SiteRecord } from './sites-list.repository.js';
 import type { ActiveSite } from '../../../shared/schemas/site-choice.js';
-import { addressKeys } from '../reference/streets-import.js';
+import { addressKeys } from '../reference/public.js';
 
 export interface NewSite {
   nom: string | null;

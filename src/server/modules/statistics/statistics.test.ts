@@ -115,13 +115,6 @@ describe.each(TEST_DRIVERS)('statistics (%s)', (driver) => {
       summary AS (SELECT mois, site_id, nb FROM intervention_stats_site_mois)
       SELECT count(*)::int AS n FROM ((SELECT * FROM recount EXCEPT SELECT * FROM summary) UNION ALL (SELECT * FROM summary EXCEPT SELECT * FROM recount)) d`.execute(ctx.db);
     expect(siteMonths.rows[0].n, 'intervention_stats_site_mois').toBe(0);
-    // The network's daily totals of deep pages, by Paris day (23:30 UTC on 31 March is 1 April).
-    const days = await sql<{ n: number }>`
-      WITH recount AS (SELECT (date AT TIME ZONE 'Europe/Paris')::date AS jour, site_id % 16 AS bande, count(*)::int AS nb, coalesce(sum(valeur_nombre), 0) AS quantite
-                         FROM intervention GROUP BY 1, 2),
-      summary AS (SELECT jour, bande, nb, quantite FROM intervention_stats_jour_reseau)
-      SELECT count(*)::int AS n FROM ((SELECT * FROM recount EXCEPT SELECT * FROM summary) UNION ALL (SELECT * FROM summary EXCEPT SELECT * FROM recount)) d`.execute(ctx.db);
-    expect(days.rows[0].n, 'intervention_stats_jour_reseau').toBe(0);
   }
 
   beforeAll(async () => {
@@ -355,7 +348,7 @@ describe.each(TEST_DRIVERS)('statistics (%s)', (driver) => {
     // Every row gone: the summary is empty and the years list falls back on the current year.
     await sql`DELETE FROM demande_intervention`.execute(ctx.db);
     await sql`DELETE FROM intervention`.execute(ctx.db);
-    for (const t of ['intervention_stats_mois', 'intervention_stats_mois_intervenant', 'intervention_stats_mois_reseau', 'intervention_stats_site_mois', 'intervention_stats_jour_reseau']) {
+    for (const t of ['intervention_stats_mois', 'intervention_stats_mois_intervenant', 'intervention_stats_mois_reseau', 'intervention_stats_site_mois']) {
       expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.raw(t)}`.execute(ctx.db)).rows[0].n, t).toBe(0);
     }
     const parisYear = Number(new Intl.DateTimeFormat('en', { timeZone: 'Europe/Paris', year: 'numeric' }).format(new Date()));

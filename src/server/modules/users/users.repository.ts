@@ -7,7 +7,7 @@ import { NO_SITE, type UserRow } from '../../../shared/schemas/users.js';
 import { TYPE_PRESTATAIRE } from '../../../shared/domain.js';
 import type { userListQuerySchema } from '../../../shared/schemas/users.js';
 import type { z } from 'zod';
-import { takes, type ListPaths } from '../requests/list-paths.js';
+import { takes, type ListPaths } from '../../db/list-paths.js';
 
 type UserListQuery = z.output<typeof userListQuerySchema>;
 type SortField = UserListQuery['sort']['name'];

@@ -20,7 +20,7 @@ import {
 } from '../../../shared/schemas/users.js';
 import { NotFoundError } from '../../errors.js';
 import { createUsersService } from './users.service.js';
-import { createSitesRepository } from '../sites/sites.repository.js';
+import { createSitesRepository } from '../sites/public.js';
 import { SITE_MESSAGES } from '../../../shared/schemas/sites.js';
 
 export default async function usersRoutes(fastify: FastifyInstance, deps: AppDeps) {

@@ -3,7 +3,7 @@
 // and deletes an inactive one. Each change is one transaction on a locked account row.
 import type { AppDeps } from '../../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../errors.js';
-import { createSessionsRepository } from '../account/sessions.repository.js';
+import { createSessionsRepository } from '../../plugins/sessions.repository.js';
 import { TYPE_PRESTATAIRE, USER_MESSAGES } from '../../../shared/schemas/users.js';
 import { createUsersRepository, type ExternalUser } from './users.repository.js';
 

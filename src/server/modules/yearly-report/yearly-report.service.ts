@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.js';
 import { NotFoundError } from '../../errors.js';
 import { STATS_SERIES, type StatsSeries } from '../../../shared/schemas/statistics.js';
 import { REPORT_LITRES, type ReportFigures, type ReportLitres, type ReportQuery, type ReportSite, type YearlyReport } from '../../../shared/schemas/yearly-report.js';
-import { createStatisticsRepository } from '../statistics/statistics.repository.js';
+import { createStatisticsRepository } from '../statistics/public.js';
 import { createYearlyReportRepository, type ActionTotal, type CatalogueAction, type RequestTotals, type TemperatureTotals } from './yearly-report.repository.js';
 
 export const REPORT_MESSAGES = { siteNotFound: 'Site introuvable' } as const;

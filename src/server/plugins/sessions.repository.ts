@@ -1,10 +1,11 @@
 // SQL of the login sessions (table `session`, keyed by the hash of the cookie's value): the one
 // read that turns a cookie into an account with its roles, the hourly push of an expiry, login,
 // logout and the end of every session of an account. The rules around them (lifetimes, the
-// in-memory cache, the cookie) are the auth plugin's (plugins/auth.ts).
+// in-memory cache, the cookie) are the auth plugin's (auth.ts), which owns the sessions; the
+// account and users modules use this file for login, logout and closing an account's sessions.
 import { sql } from 'kysely';
-import type { Db } from '../../db/client.js';
-import { AUTH_NEUTRAL } from '../../db/auth-changes.js';
+import type { Db } from '../db/client.js';
+import { AUTH_NEUTRAL } from '../db/auth-changes.js';
 
 /** A usable session with its account and the account's role codes, in the order of their ids. */
 export interface SessionRow {
