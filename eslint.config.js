@@ -24,6 +24,16 @@ const SHARED_ZONE_RULES = [
   { regex: REACHES_APP, message: 'components, lib, offline and session never import app/ (the shell)' },
   { regex: REACHES_MODULE, message: 'components, lib, offline and session never import a module' },
 ];
+// Server walls (docs/architecture.md): a module (modules/<name>/) reaches another module only
+// through its public.ts ('../other/public.js'); db/ and plugins/ are below the modules and import none.
+const SERVER_NEVER_WEB = { group: ['**/web/**'], message: 'server never imports web code' };
+const SERVER_MODULE_NOT_PUBLIC = String.raw`^\.\.\/(?!\.\.\/)[^./][^/]*\/(?!public(\.js)?$).*$`;
+const SERVER_MODULE_NOT_PUBLIC_LONG = String.raw`^(\.\.\/)+modules\/[^/]+\/(?!public(\.js)?$).*$`;
+const SERVER_MODULE_RULES = [
+  { regex: SERVER_MODULE_NOT_PUBLIC, message: "a server module imports another module only through that module's public.ts" },
+  { regex: SERVER_MODULE_NOT_PUBLIC_LONG, message: "a server module imports another module only through that module's public.ts" },
+];
+const SERVER_INFRA_NO_MODULE = { regex: String.raw`(^|\/)modules\/`, message: 'db/ and plugins/ never import a module: modules build on them' };
 /** The same patterns for lazy `import('…')`, which no-restricted-imports does not check. */
 const dynamicImportBans = (rules) =>
   rules.map(({ regex, message }) => ({ selector: `ImportExpression[source.value=/${regex}/]`, message }));
@@ -64,7 +74,25 @@ export default tseslint.config(
   {
     files: ['src/server/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/web/**'], message: 'server never imports web code' }] }],
+      'no-restricted-imports': ['error', { patterns: [SERVER_NEVER_WEB] }],
+    },
+  },
+  {
+    // Server modules meet only through each other's public.ts; tests and their factories may
+    // reach further (they set up what they check).
+    files: ['src/server/modules/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/test-factories.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [SERVER_NEVER_WEB, ...SERVER_MODULE_RULES] }],
+      'no-restricted-syntax': ['error', ...dynamicImportBans(SERVER_MODULE_RULES)],
+    },
+  },
+  {
+    files: ['src/server/{db,plugins}/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [SERVER_NEVER_WEB, SERVER_INFRA_NO_MODULE] }],
+      'no-restricted-syntax': ['error', ...dynamicImportBans([SERVER_INFRA_NO_MODULE])],
     },
   },
   {
