@@ -4,6 +4,10 @@ import '@testing-library/jest-dom/vitest';
 import 'fake-indexeddb/auto';
 import { notifications } from '@mantine/notifications';
 import { afterEach } from 'vitest';
+import { configure } from '@testing-library/react';
+
+// Screens load lazy chunks; on a loaded 2-core machine a first find may take seconds.
+configure({ asyncUtilTimeout: 10_000 });
 
 // A test file may run in Node instead (`// @vitest-environment node`): no DOM to complete there.
 if (typeof window !== 'undefined') {

@@ -188,8 +188,7 @@ describe.each(TEST_DRIVERS)('derived data page (%s)', (driver) => {
         '-- Rebuild the cell copies',
         '-- Rebuild the intervention counts',
         '-- Rebuild the request counts',
-        '-- Rebuild the requests per month of creation',
-        '-- Rebuild the monthly and daily summaries',
+        '-- Rebuild the monthly summaries',
       ]);
       const kept = await snapshot(h.db);
       // Lost: wrong labels and figures, flags flipped, copies cleared, summaries emptied. None of

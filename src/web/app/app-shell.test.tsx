@@ -225,7 +225,8 @@ describe('/admin', () => {
   ])('sends %j to %s', async (roles, path, text) => {
     mockApi({ 'GET /api/logged': loggedAs(roles) });
     const { router } = renderApp('/admin', { loggedRoutes: ALL_ADMIN_SCREENS });
-    expect(await screen.findByText(text)).toBeInTheDocument();
+    // The redirect waits for the session and the lazy screen: seconds on a busy machine.
+    expect(await screen.findByText(text, {}, { timeout: 15_000 })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe(path);
   });
 

@@ -27,9 +27,10 @@
 //   nesting screen readers cannot use.) The server sort name is `sortKey`, else the accessor.
 // - Following mantine-datatable's conventions for admin tables: give long-text columns a
 //   `width` and `ellipsis: true` (one line, cut with an ellipsis, the whole text in a tooltip
-//   on hover or touch; screen readers read it all), and put the row actions in the last
-//   column with `pinned: 'right'` so they stay in view when the table scrolls sideways (from
-//   768 px: on a phone a pinned column would hide most of the others).
+//   on hover or touch; screen readers read it all), but let a name that tells rows apart (a
+//   site's) wrap: two long names sharing their beginning would look alike once cut. Put the
+//   row actions in the last column with `pinned: 'right'` so they stay in view when the table
+//   scrolls sideways (from 768 px: on a phone a pinned column would hide most of the others).
 // - Below 768 px (Mantine's `sm`) the rows show as cards (components/card-table.ts): each
 //   cell on its own line after its column's name, the pinned (actions) cells first, the sort
 //   and filter buttons of the headers as a row of buttons above; long texts wrap there rather

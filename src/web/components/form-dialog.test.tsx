@@ -4,7 +4,7 @@ import { MantineProvider } from '@mantine/core';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { TextInput } from '@mantine/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DialogLoader, ErrorBanner, FormDialogFooter } from './form-dialog';
+import { ErrorBanner, FormDialogFooter } from './form-dialog';
 
 afterEach(cleanup);
 
@@ -17,11 +17,6 @@ describe('form dialog pieces', () => {
     cleanup();
     show(<ErrorBanner message="Une erreur est survenue." />);
     expect(screen.getByRole('alert')).toHaveTextContent('Une erreur est survenue.');
-  });
-
-  it('names the loader for screen readers', () => {
-    show(<DialogLoader />);
-    expect(screen.getByLabelText('Chargement')).toBeInTheDocument();
   });
 
   it("submits the form with 'Enregistrer' and closes with 'Annuler'", async () => {

@@ -1,18 +1,11 @@
-// The pieces every admin dialog repeats: the wait while its data loads, the red banner of a
-// failure (role="alert", so it is read out), the 'Annuler' / 'Enregistrer' footer and the 'Non' / 'Oui' one.
+// The pieces every admin dialog repeats (its wait and its loading failure: query-state.tsx): the
+// form, the red banner of a failure (role="alert", so it is read out), the 'Annuler' /
+// 'Enregistrer' footer and the 'Non' / 'Oui' one.
 // A refused save in a form (the form's own checks, or the server's field errors) scrolls to its
 // first field to correct and focuses it, and the footer says how many fields are to correct
 // beside 'Enregistrer': on a phone the errors of a long form are out of sight (as the site sheet).
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { Alert, Anchor, Button, Center, Group, Loader } from '@mantine/core';
-
-export function DialogLoader() {
-  return (
-    <Center py="xl">
-      <Loader aria-label="Chargement" />
-    </Center>
-  );
-}
+import { useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { Alert, Anchor, Button, Group, Stack } from '@mantine/core';
 
 /** Nothing while `message` is empty. */
 export function ErrorBanner({ message }: { message: string | null }) {
@@ -21,6 +14,19 @@ export function ErrorBanner({ message }: { message: string | null }) {
     <Alert color="red" role="alert">
       {message}
     </Alert>
+  );
+}
+
+/** A dialog's form (lib/form.ts useFormSave): the banner of its save above the fields, the footer below. */
+export function DialogForm({ save, onCancel, children }: { save: { submit: (event?: FormEvent<HTMLFormElement>) => void; banner: string | null; saving: boolean }; onCancel?: () => void; children: ReactNode }) {
+  return (
+    <form onSubmit={save.submit} noValidate>
+      <Stack gap="sm">
+        <ErrorBanner message={save.banner} />
+        {children}
+        <FormDialogFooter saving={save.saving} onCancel={onCancel} />
+      </Stack>
+    </form>
   );
 }
 

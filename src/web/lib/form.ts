@@ -30,16 +30,22 @@
 // - Errors the form has no field for are returned by setServerErrors so the screen can show
 //   them in its banner.
 import { useState } from 'react';
+import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useForm, type FormErrors, type UseFormInput, type UseFormReturnType } from '@mantine/form';
 import type { z } from 'zod';
 import frenchMessages from 'zod/v4/locales/fr.js';
 import type { FieldError } from '../../shared/errors';
-import { readFailure } from './api';
-import { notifyError } from './notify';
+import { readFailure, type ApiFailure } from './api';
+import { notifyError, notifySuccess } from './notify';
 
 export const REQUIRED_MESSAGE = 'Champ obligatoire';
+/** The validation wording of most dialogs. */
+export const FIELDS_REQUIRED = 'Veuillez renseigner les champs obligatoires';
 /** Toast of a failed save; its banner ends with a full stop (the contract's wording). */
 export const GENERIC_ERROR = 'Une erreur est survenue';
+
+/** A banner's words for a failed call: the server's own message for a refusal (4xx), else GENERIC_ERROR. */
+export const refusalMessage = (failure: ApiFailure) => (failure.message && failure.status !== null && failure.status < 500 ? failure.message : GENERIC_ERROR);
 
 const french = frenchMessages().localeError;
 
@@ -187,4 +193,28 @@ export function useSaveAction({ invalid, invalidInBanner = true, serverMessage =
     }
   };
   return { banner, saving, run, showInvalid: () => setBanner(invalid) };
+}
+
+/**
+ * A dialog's form saved the usual way: `submit` validates with the schema, then `call(payload)`,
+ * the `success` toast, the queries under each key of `invalidate` reloaded, and `onDone`; a
+ * failure shows as useSaveAction says (`invalid` is FIELDS_REQUIRED unless told).
+ */
+export function useFormSave<Values, Output>(
+  form: ZodForm<Values, Output>,
+  { call, success, invalidate, onDone, ...options }: Partial<SaveActionOptions> & { call: (payload: Output) => Promise<unknown>; success: string; invalidate: readonly QueryKey[]; onDone: () => void },
+) {
+  const queryClient = useQueryClient();
+  const save = useSaveAction({ invalid: FIELDS_REQUIRED, setServerErrors: form.setServerErrors, ...options });
+  const submit = form.onSubmit(
+    (payload) =>
+      save.run(async () => {
+        await call(payload);
+        notifySuccess(success);
+        await Promise.all(invalidate.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+        onDone();
+      }),
+    save.showInvalid,
+  );
+  return { ...save, submit };
 }

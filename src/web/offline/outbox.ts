@@ -15,43 +15,18 @@
 // Order is kept only where it matters (see blockerOf). Nothing expires and nothing is dropped
 // without the user asking.
 import type { Table } from 'dexie';
-import type { FieldError } from '../../shared/errors';
 import type { OutboxEntry } from './db';
-import { RetrySchedule, type BackoffPolicy } from './retry-schedule';
+import { RetrySchedule, type BackoffPolicy, type DrainReport, type SendResult } from './retry-schedule';
 
-export const SESSION_EXPIRED_MESSAGE = 'Session expirée : reconnectez-vous pour envoyer vos saisies';
-export const NETWORK_ERROR_MESSAGE = 'Pas de réseau : nouvel essai automatique';
+export type { DrainReport, SendResult };
+
 export const SERVER_ERROR_MESSAGE = 'Le serveur ne répond pas correctement : nouvel essai automatique';
 /** The network answered for a server that is down (502, 503, 504) or busy (408, 429). */
 export const SERVER_UNAVAILABLE_MESSAGE = 'Serveur indisponible : nouvel essai automatique';
-/**
- * Entries in a row that may go without any answer before the outbox concludes that the network
- * (or the whole server) is down and stops: more than one, so that an entry the server chokes on
- * (a timeout of its own) is told apart from an outage by the entries after it.
- */
-const UNANSWERED_LIMIT = 3;
-
-/** What one send attempt came to, from the outbox's point of view. */
-export type SendResult =
-  /** 2xx with the API's answer, kept in `body` (the ids the server gave). */
-  | { kind: 'sent'; body?: unknown }
-  /** 400: the payload is wrong; the user must correct it. */
-  | { kind: 'invalid'; errors: FieldError[]; message: string }
-  /** Any other refusal that a retry will not fix (403, 404, 409...). */
-  | { kind: 'rejected'; message: string }
-  /** 401: the session is gone. */
-  | { kind: 'auth' }
-  /** The server answered and failed on this request (500...): counted against the entry. */
-  | { kind: 'error'; message: string }
-  /**
-   * No usable answer (no network, timeout, 502/503/504, 408, 429, a page that is not the API):
-   * counted against the entry only if the server answers another entry after it.
-   */
-  | { kind: 'retry'; message: string };
 
 export type Sender<P> = (payload: P) => Promise<SendResult>;
 
-export { backoffDelay, jitteredDelay, DEFAULT_BACKOFF, MAX_FAILURES, type BackoffPolicy } from './retry-schedule';
+export { backoffDelay, jitteredDelay, DEFAULT_BACKOFF, MAX_FAILURES, NETWORK_ERROR_MESSAGE, SESSION_EXPIRED_MESSAGE, type BackoffPolicy } from './retry-schedule';
 
 /** The requests (demandeIntervention) an entry's blocks process. */
 function requestIds(payload: unknown): number[] {
@@ -115,17 +90,6 @@ export interface DrainOptions {
   includeAuth?: boolean;
 }
 
-export interface DrainReport {
-  sent: string[];
-  /** Refused (400, 403, 404, 409...): for the user to correct or discard. */
-  failed: string[];
-  /** Failed on the server's side (500...): backing off on their own, or now 'Erreur serveur'. */
-  serverErrors: string[];
-  /** Stopped because nothing answered (network or server down); the queue waits. */
-  retryLater: boolean;
-  /** Stopped on a 401. */
-  authRequired: boolean;
-}
 
 export interface AddMeta {
   ownerId: number;
@@ -261,91 +225,32 @@ export class Outbox<P extends { clientId: string }> {
     return this.exclusive(() => this.lock(() => this.drainLocked(options)));
   }
 
-  private async drainLocked({ ownerId, force = false, ignoreBackoff = false, includeAuth = false }: DrainOptions): Promise<DrainReport> {
-    const report: DrainReport = { sent: [], failed: [], serverErrors: [], retryLater: false, authRequired: false };
-    if (!force && this.retry.held()) {
-      report.retryLater = true;
-      return report;
-    }
-    const tried = new Set<string>();
-    // Sent since the server last answered, without an answer: an outage or their own fault,
-    // which only an answer to a later entry tells apart.
-    let unanswered: { entry: OutboxEntry; message: string }[] = [];
-    for (;;) {
-      // Read again each time: another tab may have added, corrected or discarded entries.
-      const all = await this.entries();
-      const mine = all.filter((e) => e.ownerId === ownerId);
-      // A 401 holds the whole queue: newer entries would only meet the same 401, or overtake it.
-      if (!includeAuth && mine.some((e) => e.state === 'auth')) break;
-      const now = this.now();
-      const next = mine.find(
-        (e) => !tried.has(e.clientId) && isWaiting(e, includeAuth) && (ignoreBackoff || e.state === 'auth' || e.nextAttemptAt <= now) && !blockerOf(e, all),
-      );
-      if (!next) break;
-      tried.add(next.clientId);
-      await this.table.update(next.clientId, { state: 'sending', attempts: next.attempts + 1 });
-      let result: SendResult;
-      try {
-        result = await this.send(next.payload);
-      } catch (error) {
-        // Not only Error: a timeout may be a DOMException, which some runtimes do not derive from it.
-        const detail = (error as { message?: unknown } | null)?.message;
-        result = { kind: 'retry', message: typeof detail === 'string' && detail ? `${NETWORK_ERROR_MESSAGE} (${detail})` : NETWORK_ERROR_MESSAGE };
-      }
-      if (result.kind === 'retry') {
-        await this.table.update(next.clientId, { state: 'pending', lastError: result.message });
-        unanswered.push({ entry: next, message: result.message });
-        if (unanswered.length >= UNANSWERED_LIMIT) break;
-        continue;
-      }
-      // The server answered: the entries that went unanswered before had a problem of their own.
-      for (const u of unanswered) await this.countFailure(u.entry, u.message, report);
-      unanswered = [];
-      this.retry.answered();
-      switch (result.kind) {
-        case 'sent':
-          if (this.onSent) {
-            try {
-              await this.onSent(next, result.body);
-            } catch {
-              // The phone could not record what the answer said: keep the entry, resend it later.
-              await this.table.update(next.clientId, { state: 'pending' });
-              break;
-            }
-          }
-          await this.table.delete(next.clientId);
-          report.sent.push(next.clientId);
-          break;
-        case 'invalid':
-          await this.table.update(next.clientId, { state: 'failed', lastError: result.message, fieldErrors: result.errors });
-          report.failed.push(next.clientId);
-          break;
-        case 'rejected':
-          await this.table.update(next.clientId, { state: 'failed', lastError: result.message, fieldErrors: [] });
-          report.failed.push(next.clientId);
-          break;
-        case 'error':
-          await this.countFailure(next, result.message, report);
-          break;
-        case 'auth':
-          await this.table.update(next.clientId, { state: 'auth', lastError: SESSION_EXPIRED_MESSAGE });
-          report.authRequired = true;
-          return report;
-      }
-    }
-    if (unanswered.length > 0) {
-      // Nothing answered since: the network (or the whole server) is down, not these entries.
-      // The queue waits, longer after each such drain; no entry's try is counted.
-      this.retry.unanswered();
-      report.retryLater = true;
-    }
-    return report;
-  }
-
-  /** One more server error for the entry: its own backoff, or 'Erreur serveur' at the limit. */
-  private async countFailure(entry: OutboxEntry, message: string, report: DrainReport) {
-    await this.table.update(entry.clientId, this.retry.afterFailure(entry.failures, message));
-    report.serverErrors.push(entry.clientId);
+  private drainLocked({ ownerId, force = false, ignoreBackoff = false, includeAuth = false }: DrainOptions): Promise<DrainReport> {
+    return this.retry.drain<OutboxEntry<P>>(force, {
+      next: async (tried) => {
+        // Read again each time: another tab may have added, corrected or discarded entries.
+        const all = await this.entries();
+        const mine = all.filter((e) => e.ownerId === ownerId);
+        // A 401 holds the whole queue: newer entries would only meet the same 401, or overtake it.
+        if (!includeAuth && mine.some((e) => e.state === 'auth')) return null;
+        const now = this.now();
+        return mine.find((e) => !tried.has(e.clientId) && isWaiting(e, includeAuth) && (ignoreBackoff || e.state === 'auth' || e.nextAttemptAt <= now) && !blockerOf(e, all)) ?? null;
+      },
+      send: (entry) => this.send(entry.payload),
+      update: (clientId, changes) => this.table.update(clientId, changes as Partial<OutboxEntry>),
+      stored: async (entry, body) => {
+        try {
+          await this.onSent?.(entry, body);
+        } catch {
+          // The phone could not record what the answer said: keep the entry, resend it later.
+          await this.table.update(entry.clientId, { state: 'pending' });
+          return false;
+        }
+        await this.table.delete(entry.clientId);
+        return true;
+      },
+      refused: (result) => ({ fieldErrors: result.kind === 'invalid' ? result.errors : [] }),
+    });
   }
 
   /** One outbox operation at a time in this page, so states never interleave. */

@@ -10,14 +10,11 @@
 // photos never hold the entries: the runner sends every due entry before any photo.
 import type { Table } from 'dexie';
 import type { OutboxEntry, OutboxPhoto, OutboxState, PhotoData } from './db';
-import { NETWORK_ERROR_MESSAGE, SESSION_EXPIRED_MESSAGE, type DrainOptions, type SendResult } from './outbox';
+import type { DrainOptions, DrainReport, SendResult } from './outbox';
 import { RetrySchedule, type BackoffPolicy } from './retry-schedule';
 
 export const PHOTO_WITHOUT_INTERVENTION = 'Le serveur n’a pas indiqué l’intervention de cette photo : elle ne peut pas être envoyée.';
 export const PHOTO_DATA_MISSING = 'L’image de cette photo n’est plus sur le téléphone.';
-
-/** Entries that may go without any answer before the queue concludes to an outage (outbox.ts). */
-const UNANSWERED_LIMIT = 3;
 
 /** A photo of a new entry, as the site sheet hands it over. */
 export interface NewPhoto {
@@ -43,13 +40,7 @@ export interface PhotoQueueOptions {
   lock?: <T>(fn: () => Promise<T>) => Promise<T>;
 }
 
-export interface PhotoDrainReport {
-  sent: string[];
-  failed: string[];
-  serverErrors: string[];
-  retryLater: boolean;
-  authRequired: boolean;
-}
+export type PhotoDrainReport = DrainReport;
 
 const isWaiting = (p: OutboxPhoto, includeAuth: boolean) =>
   p.interventionId !== null && (p.state === 'pending' || p.state === 'sending' || (includeAuth && p.state === 'auth'));
@@ -225,74 +216,31 @@ export class PhotoQueue {
     return this.exclusive(() => this.lock(() => this.drainLocked(options)));
   }
 
-  private async drainLocked({ ownerId, force = false, ignoreBackoff = false, includeAuth = false }: DrainOptions): Promise<PhotoDrainReport> {
-    const report: PhotoDrainReport = { sent: [], failed: [], serverErrors: [], retryLater: false, authRequired: false };
-    if (!force && this.retry.held()) {
-      report.retryLater = true;
-      return report;
-    }
-    const tried = new Set<string>();
-    let unanswered: { photo: OutboxPhoto; message: string }[] = [];
-    for (;;) {
-      const mine = (await this.photos.where('ownerId').equals(ownerId).toArray()).sort((a, b) => a.createdAt - b.createdAt);
-      if (!includeAuth && mine.some((p) => p.state === 'auth')) break;
-      const now = this.now();
-      const next = mine.find((p) => !tried.has(p.clientId) && isWaiting(p, includeAuth) && (ignoreBackoff || p.state === 'auth' || p.nextAttemptAt <= now));
-      if (!next) break;
-      tried.add(next.clientId);
-      const data = await this.dataOf(next.clientId);
-      if (!data) {
-        await this.photos.update(next.clientId, { state: 'failed', lastError: PHOTO_DATA_MISSING });
-        report.failed.push(next.clientId);
-        continue;
-      }
-      await this.photos.update(next.clientId, { state: 'sending', attempts: next.attempts + 1 });
-      let result: SendResult;
-      try {
-        result = await this.send(next, data);
-      } catch (error) {
-        const detail = (error as { message?: unknown } | null)?.message;
-        result = { kind: 'retry', message: typeof detail === 'string' && detail ? `${NETWORK_ERROR_MESSAGE} (${detail})` : NETWORK_ERROR_MESSAGE };
-      }
-      if (result.kind === 'retry') {
-        await this.photos.update(next.clientId, { state: 'pending', lastError: result.message });
-        unanswered.push({ photo: next, message: result.message });
-        if (unanswered.length >= UNANSWERED_LIMIT) break;
-        continue;
-      }
-      for (const u of unanswered) await this.countFailure(u.photo, u.message, report);
-      unanswered = [];
-      this.retry.answered();
-      switch (result.kind) {
-        case 'sent':
-          await this.photos.delete(next.clientId);
-          await this.data.delete(next.clientId);
-          report.sent.push(next.clientId);
-          break;
-        case 'invalid':
-        case 'rejected':
-          await this.photos.update(next.clientId, { state: 'failed', lastError: result.message });
+  private drainLocked({ ownerId, force = false, ignoreBackoff = false, includeAuth = false }: DrainOptions): Promise<PhotoDrainReport> {
+    let data: ArrayBuffer | undefined;
+    return this.retry.drain<OutboxPhoto>(force, {
+      next: async (tried, report) => {
+        for (;;) {
+          const mine = (await this.photos.where('ownerId').equals(ownerId).toArray()).sort((a, b) => a.createdAt - b.createdAt);
+          if (!includeAuth && mine.some((p) => p.state === 'auth')) return null;
+          const now = this.now();
+          const next = mine.find((p) => !tried.has(p.clientId) && isWaiting(p, includeAuth) && (ignoreBackoff || p.state === 'auth' || p.nextAttemptAt <= now));
+          if (!next) return null;
+          data = await this.dataOf(next.clientId);
+          if (data) return next;
+          tried.add(next.clientId);
+          await this.photos.update(next.clientId, { state: 'failed', lastError: PHOTO_DATA_MISSING });
           report.failed.push(next.clientId);
-          break;
-        case 'error':
-          await this.countFailure(next, result.message, report);
-          break;
-        case 'auth':
-          await this.photos.update(next.clientId, { state: 'auth', lastError: SESSION_EXPIRED_MESSAGE });
-          report.authRequired = true;
-          return report;
-      }
-    }
-    if (unanswered.length > 0) {
-      this.retry.unanswered();
-      report.retryLater = true;
-    }
-    return report;
-  }
-
-  private async countFailure(photo: OutboxPhoto, message: string, report: PhotoDrainReport) {
-    await this.photos.update(photo.clientId, this.retry.afterFailure(photo.failures, message));
-    report.serverErrors.push(photo.clientId);
+        }
+      },
+      send: (photo) => this.send(photo, data!),
+      update: (clientId, changes) => this.photos.update(clientId, changes),
+      stored: async (photo) => {
+        await this.photos.delete(photo.clientId);
+        await this.data.delete(photo.clientId);
+        return true;
+      },
+    });
   }
 
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {

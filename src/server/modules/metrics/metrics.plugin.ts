@@ -10,7 +10,6 @@ import { sql } from 'kysely';
 import client from 'prom-client';
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
-import { errorBodySchema } from '../../../shared/errors.js';
 import { NotFoundError, UnauthorizedError } from '../../errors.js';
 import { listBackups, type BackupConfig } from '../backup/public.js';
 import type { MetricsConfig } from './metrics.config.js';
@@ -128,9 +127,8 @@ async function metricsPlugin(app: FastifyInstance, deps: MetricsDeps) {
     {
       schema: {
         response: {
-          200: z.string().meta({ description: 'Métriques au format texte de Prometheus (Authorization: Bearer METRICS_TOKEN)' }),
-          401: errorBodySchema,
-          404: errorBodySchema,
+          // 401 (another token) and 404 (no METRICS_TOKEN) answer the usual error body.
+          200: z.string().meta({ description: 'Métriques au format texte de Prometheus (Authorization: Bearer METRICS_TOKEN ; 404 sans METRICS_TOKEN, 401 avec un autre jeton)' }),
         },
       },
     },

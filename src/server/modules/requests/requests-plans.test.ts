@@ -111,8 +111,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('requests history plans at 100 0
         for (const page of [0, deepest]) {
           const { out, body: answer } = await readsOf(`${board}?sort[name]=${name}&sort[direction]=${direction}&page=${page}`);
           expect(answer.demandesInterventions).toHaveLength(20);
-          // A deep page is a plain walk of the index up to its depth, never the whole board.
-          for (const s of out) expect(s.rows, `${name} ${direction} page ${page}\n${s.sql}`).toBeLessThanOrEqual(page === 0 ? 200 : LIST_DEPTH + 200);
+          // A deep page is a plain walk of the index up to its depth (plus the sites it joins, a
+          // few hundred here), never the whole board.
+          for (const s of out) expect(s.rows, `${name} ${direction} page ${page}\n${s.sql}`).toBeLessThanOrEqual(page === 0 ? 200 : LIST_DEPTH * 1.05);
         }
       }
     }

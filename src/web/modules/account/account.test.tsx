@@ -32,7 +32,8 @@ afterEach(() => {
 });
 
 async function fillLogin(username: string, password: string) {
-  await userEvent.type(await screen.findByLabelText(/Identifiant ou adresse mail/), username);
+  // The first screen of a file waits for the app's start and its lazy chunk: seconds on a busy machine.
+  await userEvent.type(await screen.findByLabelText(/Identifiant ou adresse mail/, {}, { timeout: 15_000 }), username);
   await userEvent.type(screen.getByLabelText(/Mot de passe/), password);
   await userEvent.click(screen.getByRole('button', { name: 'Connexion' }));
 }

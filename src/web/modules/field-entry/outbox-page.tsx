@@ -8,7 +8,8 @@
 // What stops a send is told apart: no network ('Pas de réseau') or a server that does not
 // answer ('Serveur indisponible').
 import { useEffect, useState } from 'react';
-import { Alert, Badge, Button, Card, Center, Group, List, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, List, Stack, Text, Title } from '@mantine/core';
+import { Loading } from '../../components/query-state';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { IconSend } from '@tabler/icons-react';
@@ -204,11 +205,7 @@ export function OutboxPage() {
   };
 
   if (entries === undefined || photos === undefined || sent === undefined) {
-    return (
-      <Center py="xl" role="status">
-        <Loader aria-label="Chargement…" />
-      </Center>
-    );
+    return <Loading label="Chargement…" />;
   }
   const mine = entries.filter((e) => e.ownerId === userId);
   const myPhotos = photos.filter((p) => p.ownerId === userId);

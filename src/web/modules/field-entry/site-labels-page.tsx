@@ -4,7 +4,8 @@
 // (`?cellule={cellId}`): stick one on each bin and the form opens on the right cell. Printing
 // keeps only the labels.
 import { useEffect, useState } from 'react';
-import { Alert, Anchor, Button, Center, Group, Image, Loader, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Image, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Loading } from '../../components/query-state';
 import { IconPrinter } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import QRCode from 'qrcode';
@@ -68,11 +69,7 @@ export function SiteLabelsPage() {
     );
   }
   if (!site || !codes) {
-    return (
-      <Center py="xl" role="status">
-        <Loader aria-label="Chargement…" />
-      </Center>
-    );
+    return <Loading label="Chargement…" />;
   }
   const cells = [...site.siteComposteurs].sort((a, b) => a.numero - b.numero);
   return (

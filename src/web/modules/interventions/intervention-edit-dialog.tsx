@@ -4,12 +4,14 @@
 // go under their inputs and 'Veuillez remplir les champs obligatoires' in the banner. The photos
 // of the entry are shown, not edited (the phone that took them sends them).
 import { useState } from 'react';
-import { Modal, Stack, Text } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { typeActionsQuery } from '../../session/bootstrap.api';
-import { DialogLoader, ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
+import { Dialog } from '../../components/dialog';
+import { ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
+import { QueryState } from '../../components/query-state';
 import { useSaveAction } from '../../lib/form';
 import { notifySuccess } from '../../lib/notify';
 import { formatParisDateTime } from '../../../shared/dates';
@@ -28,19 +30,15 @@ export function photosSubject(r: Pick<InterventionAdminRow, 'typeAction' | 'nume
 
 export function InterventionEditDialog({ id, onClose, onSaved }: { id: number | null; onClose: () => void; onSaved: () => void }) {
   return (
-    <Modal opened={id !== null} onClose={onClose} title="Modifier l'intervention" size="lg" closeButtonProps={{ 'aria-label': 'Fermer' }}>
+    <Dialog opened={id !== null} onClose={onClose} title="Modifier l'intervention" size="lg">
       {id !== null && <EditLoader id={id} onClose={onClose} onSaved={onSaved} />}
-    </Modal>
+    </Dialog>
   );
 }
 
 function EditLoader({ id, onClose, onSaved }: { id: number; onClose: () => void; onSaved: () => void }) {
-  const detail = useQuery(interventionDetailQuery(id));
-  const typeActions = useQuery(typeActionsQuery());
-  const constantes = useQuery(constantesQuery());
-  if (detail.isError || typeActions.isError || constantes.isError) return <ErrorBanner message="Une erreur est survenue." />;
-  if (!detail.data || !typeActions.data || !constantes.data) return <DialogLoader />;
-  return <EditForm detail={detail.data} typeActions={typeActions.data} constantes={constantes.data} onClose={onClose} onSaved={onSaved} />;
+  const queries = [useQuery(interventionDetailQuery(id)), useQuery(typeActionsQuery()), useQuery(constantesQuery())] as const;
+  return <QueryState queries={queries}>{(detail, typeActions, constantes) => <EditForm detail={detail} typeActions={typeActions} constantes={constantes} onClose={onClose} onSaved={onSaved} />}</QueryState>;
 }
 
 function initialBlock(d: InterventionDetail['intervention']): BlockFormValues {

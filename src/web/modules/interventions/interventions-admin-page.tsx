@@ -126,7 +126,8 @@ export function InterventionsAdminPage() {
       render: (r) => formatParisDateTime(r.date),
       filterBy: { type: 'text', name: 'date', placeholder: 'jj/mm/aaaa hh:mm', description: DATE_TIME_FILTER_HINT },
     },
-    { accessor: 'site', title: 'Site', sortable: true, width: 170, ellipsis: true, filterBy: { type: 'select', name: 'site', options: siteOptions } },
+    // A site's name wraps, never cut: two long names sharing their beginning stay apart.
+    { accessor: 'site', title: 'Site', sortable: true, width: 170, filterBy: { type: 'select', name: 'site', options: siteOptions } },
     { accessor: 'intervenant', title: 'Intervenant', sortable: true, width: 150, ellipsis: true },
     { accessor: 'typeBac', title: 'Type Cellule', sortable: true, width: 110, ellipsis: true },
     { accessor: 'numeroBac', title: 'N° Cellule', sortable: true, width: 100, textAlign: 'right' },

@@ -95,6 +95,20 @@ const FULL = ['ROLE_ADMIN_SITE', 'ROLE_ADMIN_UPDATE', 'ROLE_ADMIN_DELETE'];
 const openList = (path = '/admin/interventions') => renderApp(path, { loggedRoutes: interventionsAdminRoutes });
 
 describe('interventions administration screen', () => {
+  it('shows long site names whole, so that two sharing their first 60 characters stay apart', async () => {
+    const prefix = 'Jardin partagé de la résidence des Capucins, entrée principa';
+    expect(prefix).toHaveLength(60);
+    const rows = [row({ id: 1, site: `${prefix}le nord` }), row({ id: 2, site: `${prefix}le sud`, idSite: 4 })];
+    mockScreen(['ROLE_ADMIN'], { 'GET /api/admin/intervention/get/list/by/filters': reply(200, { count: 2, countCapped: false, interventions: rows }) });
+    openList();
+    const table = await screen.findByRole('table', { name: 'Interventions' }, { timeout: 10_000 });
+    for (const r of rows) {
+      const name = await within(table).findByText(r.site, {}, { timeout: 5000 });
+      expect(name.closest('.compost-ellipsis')).toBeNull();
+      expect(name.closest('td')).toHaveTextContent(r.site);
+    }
+  }, 40_000);
+
   it('shows the columns of the spec, newest first by 20, without edit or delete for ROLE_ADMIN alone', async () => {
     const api = mockScreen(['ROLE_ADMIN']);
     openList();

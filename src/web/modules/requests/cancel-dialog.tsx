@@ -7,6 +7,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { DemandeIntervention } from '../../../shared/schemas/requests';
 import { ConfirmFooter, ErrorBanner } from '../../components/form-dialog';
 import { readFailure } from '../../lib/api';
+import { refusalMessage } from '../../lib/form';
 import { notifySuccess } from '../../lib/notify';
 import { cancelRequests, requestsKeys } from './requests.api';
 
@@ -27,7 +28,7 @@ export function CancelDialog({ opened, demandes, onClose, onDone }: { opened: bo
       onDone();
     } catch (e) {
       const failure = await readFailure(e);
-      setError(failure.message && failure.status !== null && failure.status < 500 ? failure.message : 'Une erreur est survenue');
+      setError(refusalMessage(failure));
       // Someone else changed these requests: show the board as it is now.
       if (failure.status === 409 || failure.status === 404) void queryClient.invalidateQueries({ queryKey: requestsKeys.all });
     } finally {

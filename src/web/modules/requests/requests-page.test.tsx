@@ -324,14 +324,15 @@ describe('requests board', () => {
       'GET /api/admin/signalement/get/list': reply(200, { count: 0, signalements: [] }),
     });
     renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
-    await userEvent.click(await screen.findByRole('tab', { name: 'Signalements' }));
-    expect(await screen.findByText('Aucun nouveau signalement')).toBeInTheDocument();
+    await userEvent.click(await screen.findByRole('tab', { name: 'Signalements' }, { timeout: 15_000 }));
+    // The panel is a lazy chunk of its own (with its bulk actions): its first load may take seconds.
+    expect(await screen.findByText('Aucun nouveau signalement', {}, { timeout: 15_000 })).toBeInTheDocument();
     expect(api.callsTo('GET', '/api/admin/signalement/get/list')).toHaveLength(1);
     cleanup();
 
     mockApi(board([]));
     renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
-    expect(await screen.findByText('Aucune demande en attente')).toBeInTheDocument();
+    expect(await screen.findByText('Aucune demande en attente', {}, { timeout: 15_000 })).toBeInTheDocument();
     expect(screen.queryByRole('tab', { name: 'Signalements' })).toBeNull();
   });
 

@@ -8,7 +8,8 @@
 // Providers work from phones: at 390 px nothing scrolls sideways, the status badge keeps its
 // width, and the buttons wrap onto another line rather than cut their label ('Programmer (2)').
 import { lazy, Suspense, useEffect, useState, type CSSProperties } from 'react';
-import { Alert, Badge, Button, Card, Center, Checkbox, Group, Loader, Pagination, Select, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
+import { Alert, Badge, Button, Card, Center, Checkbox, Group, Pagination, Select, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
+import { Loading, QueryState } from '../../components/query-state';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { can } from '../../../shared/permissions';
@@ -132,18 +133,7 @@ function RequestsBoard({ showReports }: { showReports: boolean }) {
 
   const board = (
     <Stack gap="md">
-      {list.isPending && (
-        <Center py="xl" role="status" aria-live="polite">
-          <Loader aria-label="Chargement" />
-        </Center>
-      )}
-      {list.isError && !list.data && (
-        <Alert color="red" role="alert" title="Une erreur est survenue">
-          <Button size="xs" variant="light" onClick={() => void list.refetch()}>
-            Réessayer
-          </Button>
-        </Alert>
-      )}
+      <QueryState queries={[list]} />
       {cards && cards.length === 0 && (
         <Alert color="gray" role="status">
           Aucune demande en attente
@@ -280,13 +270,7 @@ function RequestsBoard({ showReports }: { showReports: boolean }) {
             {board}
           </Tabs.Panel>
           <Tabs.Panel value="signalements" pt="md">
-            <Suspense
-              fallback={
-                <Center py="xl">
-                  <Loader aria-label="Chargement" />
-                </Center>
-              }
-            >
+            <Suspense fallback={<Loading />}>
               <ReportsPanel />
             </Suspense>
           </Tabs.Panel>

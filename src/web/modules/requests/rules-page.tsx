@@ -3,18 +3,20 @@
 // already raised keep their due date. One rule per trigger and value; a scheduled action that
 // would lead back to its own trigger through the rules is not offered (the server refuses both).
 import { useState } from 'react';
-import { Alert, Button, Center, Group, Loader, Modal, NumberInput, Select, Stack, Table, Text } from '@mantine/core';
+import { Button, Group, Modal, NumberInput, Select, Stack, Table, Text } from '@mantine/core';
+import { QueryState } from '../../components/query-state';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { can } from '../../../shared/permissions';
 import type { DemandeRule } from '../../../shared/schemas/requests';
 import { RULE_DELAY_MAX, RULE_DELAY_MIN, ruleLoop } from '../../../shared/schemas/requests';
 import { typeActionsQuery } from '../../session/bootstrap.api';
 import { useSessionStore } from '../../session/session-store';
-import { ConfirmFooter, ErrorBanner } from '../../components/form-dialog';
+import { ConfirmFooter, ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
 import { PageMessage } from '../../components/page-message';
 import { CARDS_CLASS, WIDE_QUERY } from '../../components/card-table';
 import { useMediaQuery } from '@mantine/hooks';
 import { readFailure } from '../../lib/api';
+import { refusalMessage } from '../../lib/form';
 import { notifySuccess } from '../../lib/notify';
 import { constantesQuery } from '../field-entry/public';
 import { addRule, deleteRule, requestsKeys, rulesQuery, updateRule } from './requests.api';
@@ -43,16 +45,7 @@ function RulesTable() {
         Une saisie qui correspond à une règle crée une demande d’intervention sur la même cellule, avec l’échéance date de la saisie + délai. Les changements
         s’appliquent aux saisies enregistrées ensuite ; les demandes déjà créées ne changent pas.
       </Text>
-      {rules.isPending && (
-        <Center py="xl">
-          <Loader aria-label="Chargement" />
-        </Center>
-      )}
-      {rules.isError && (
-        <Alert color="red" role="alert">
-          Une erreur est survenue
-        </Alert>
-      )}
+      <QueryState queries={[rules]} />
       {rules.data && (
         // On a phone the rules show as cards (components/card-table.ts), their buttons first.
         <Table.ScrollContainer minWidth={wide ? 640 : 0} className={wide ? undefined : CARDS_CLASS}>
@@ -149,7 +142,7 @@ function RuleDialog({ rule, rules, onClose }: { rule: DemandeRule | null; rules:
       const fields: RuleErrors = {};
       for (const err of failure.errors) if (err.key in { actionDeclenchante: 1, constante: 1, actionProgrammee: 1, delaiJours: 1 }) fields[err.key as keyof RuleErrors] ??= err.error;
       setErrors(fields);
-      setBanner(failure.message && failure.status !== null && failure.status < 500 ? failure.message : 'Une erreur est survenue');
+      setBanner(refusalMessage(failure));
     } finally {
       setSaving(false);
     }
@@ -183,14 +176,7 @@ function RuleDialog({ rule, rules, onClose }: { rule: DemandeRule | null; rules:
         />
         <Select label="Action à programmer" withAsterisk searchable data={programmeeOptions} value={programmee} onChange={setProgrammee} error={errors.actionProgrammee} />
         <NumberInput label="Délai (jours)" withAsterisk min={RULE_DELAY_MIN} max={RULE_DELAY_MAX} allowDecimal={false} value={delai} onChange={setDelai} error={errors.delaiJours} />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Annuler
-          </Button>
-          <Button loading={saving} onClick={() => void save()}>
-            Enregistrer
-          </Button>
-        </Group>
+        <FormDialogFooter saving={saving} onCancel={onClose} onSave={() => void save()} />
       </Stack>
     </Modal>
   );
@@ -209,7 +195,7 @@ function RemoveDialog({ rule, onClose }: { rule: DemandeRule; onClose: () => voi
       onClose();
     } catch (e) {
       const failure = await readFailure(e);
-      setError(failure.message && failure.status !== null && failure.status < 500 ? failure.message : 'Une erreur est survenue');
+      setError(refusalMessage(failure));
     } finally {
       setSaving(false);
     }

@@ -4,14 +4,16 @@
 // Each item sends the due date and action shown, so that a request changed meanwhile is
 // refused ('La demande a changé, rechargez la page.') instead of planned blind.
 import { useEffect, useState } from 'react';
-import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import { useQueryClient } from '@tanstack/react-query';
 import { formatParisDate, parisDayValue } from '../../../shared/dates';
 import { REQUEST_MESSAGES, overdueLabel, planningWindow, type DemandeIntervention } from '../../../shared/schemas/requests';
 import { readFailure } from '../../lib/api';
+import { refusalMessage } from '../../lib/form';
 import { notifySuccess } from '../../lib/notify';
 import { Dialog } from '../../components/dialog';
+import { ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
 import { requestsKeys, scheduleRequests } from './requests.api';
 
 export const SCHEDULE_REQUIRED_MESSAGE = REQUEST_MESSAGES.required;
@@ -75,7 +77,7 @@ export function ScheduleDialog({ opened, demandes, onClose, onDone }: { opened: 
         setErrors(byIndex);
         setBanner(SCHEDULE_REQUIRED_MESSAGE);
       } else {
-        setBanner(failure.message && failure.status !== null && failure.status < 500 ? failure.message : 'Une erreur est survenue');
+        setBanner(refusalMessage(failure));
         // Someone changed or closed a request meanwhile: the board behind shows it as it is now.
         if (failure.status === 409) void queryClient.invalidateQueries({ queryKey: requestsKeys.all });
       }
@@ -88,11 +90,7 @@ export function ScheduleDialog({ opened, demandes, onClose, onDone }: { opened: 
     // Escape in an open calendar closes the calendar only (components/dialog.tsx).
     <Dialog opened={opened} onClose={onClose} title="Programmer" centered>
       <Stack gap="md">
-        {banner && (
-          <Alert color="red" role="alert">
-            {banner}
-          </Alert>
-        )}
+        <ErrorBanner message={banner} />
         <Text fw={600}>Site : {demandes[0]?.site}</Text>
         {demandes.map((d) => {
           const range = windowOf(d);
@@ -130,14 +128,7 @@ export function ScheduleDialog({ opened, demandes, onClose, onDone }: { opened: 
             </Stack>
           );
         })}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Annuler
-          </Button>
-          <Button loading={saving} onClick={() => void save()}>
-            Enregistrer
-          </Button>
-        </Group>
+        <FormDialogFooter saving={saving} onCancel={onClose} onSave={() => void save()} />
       </Stack>
     </Dialog>
   );

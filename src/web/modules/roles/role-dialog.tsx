@@ -9,7 +9,8 @@ import { EXTERNAL_ROLES } from '../../../shared/permissions';
 import { agentName, initials, ROLE_MESSAGES, type Agent, type RoleDetail, type RoleRow } from '../../../shared/schemas/roles';
 import { useConfirm } from '../../components/confirm-dialog';
 import { Dialog } from '../../components/dialog';
-import { DialogLoader, ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
+import { ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
+import { QueryState } from '../../components/query-state';
 import { useSaveAction } from '../../lib/form';
 import { notifySuccess } from '../../lib/notify';
 import { useSessionStore } from '../../session/session-store';
@@ -20,14 +21,11 @@ export function RoleDialog({ role, onClose }: { role: RoleRow | null; onClose: (
   const detail = useQuery({ ...roleQuery(role?.id ?? 0), enabled: role !== null });
   return (
     <Dialog opened={role !== null} onClose={onClose} title={role?.libelle} size="lg">
-      {role &&
-        (detail.isPending ? (
-          <DialogLoader />
-        ) : detail.isError ? (
-          <ErrorBanner message="Une erreur est survenue : les agents de ce rôle n'ont pas pu être chargés." />
-        ) : (
-          <RoleAgentsForm key={detail.data.id} role={detail.data} onDone={onClose} />
-        ))}
+      {role && (
+        <QueryState queries={[detail]} detail="Les agents de ce rôle n'ont pas pu être chargés.">
+          {(d) => <RoleAgentsForm key={d.id} role={d} onDone={onClose} />}
+        </QueryState>
+      )}
     </Dialog>
   );
 }

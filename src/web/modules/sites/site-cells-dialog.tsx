@@ -7,8 +7,9 @@ import { Dialog } from '../../components/dialog';
 import { IconPencil } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { NUMERO_MAX, NUMERO_MIN, cellsAddSchema, cellUpdateSchema, type SiteCell } from '../../../shared/schemas/sites';
-import { DialogLoader, ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
-import { useSaveAction, useZodForm } from '../../lib/form';
+import { DialogForm, ErrorBanner } from '../../components/form-dialog';
+import { QueryState } from '../../components/query-state';
+import { useFormSave, useSaveAction, useZodForm } from '../../lib/form';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { readFailure } from '../../lib/api';
 import { CellRows, composterTypeLabel, newCellRow, nextFreeNumero, type CellRowValues } from './site-form-dialog';
@@ -30,18 +31,17 @@ export function SiteCellsDialog({ site, onClose }: { site: { id: number; code: s
   return (
     <>
       <Dialog opened={site !== null} onClose={onClose} title={site ? `Composteurs du site ${site.nom ? `${site.nom} - ` : ''}${site.code}` : ''} size="xl">
-        {site !== null &&
-          (cells.isPending ? (
-            <DialogLoader />
-          ) : cells.isError ? (
-            <ErrorBanner message="Une erreur est survenue : les composteurs n'ont pas pu être chargés." />
-          ) : (
-            <Stack gap="sm">
-              <CellList cells={cells.data} onEdit={setEditing} />
-              <Divider />
-              <AddCellsForm key={site.id} siteId={site.id} cells={cells.data} />
-            </Stack>
-          ))}
+        {site !== null && (
+          <QueryState queries={[cells]} detail="Les composteurs n'ont pas pu être chargés.">
+            {(list) => (
+              <Stack gap="sm">
+                <CellList cells={list} onEdit={setEditing} />
+                <Divider />
+                <AddCellsForm key={site.id} siteId={site.id} cells={list} />
+              </Stack>
+            )}
+          </QueryState>
+        )}
       </Dialog>
       <EditCellDialog cell={editing} onClose={() => setEditing(null)} />
     </>
@@ -152,54 +152,38 @@ function EditCellDialog({ cell, onClose }: { cell: SiteCell | null; onClose: () 
 }
 
 function EditCellForm({ cell, onDone }: { cell: SiteCell; onDone: () => void }) {
-  const queryClient = useQueryClient();
   const typeComposteurs = useQuery(composterTypesQuery());
   const cellTypes = useQuery(cellTypesQuery());
   const form = useZodForm(cellUpdateSchema, {
     initialValues: { composteur: String(cell.composteur) as string | null, typeBac: String(cell.typeBac) as string | null, numero: cell.numero as number | string, actif: cell.actif },
   });
-  const save = useSaveAction({ invalid: CELL_UPDATE_FAILED, serverMessage: true, setServerErrors: form.setServerErrors });
-  const submit = form.onSubmit(
-    (payload) =>
-      save.run(async () => {
-        await updateCell(cell.id, payload);
-        notifySuccess('Composteur du site modifié');
-        await queryClient.invalidateQueries({ queryKey: sitesKeys.all });
-        onDone();
-      }),
-    save.showInvalid,
-  );
-  return (
-    <form onSubmit={submit} noValidate>
-      <Stack gap="sm">
-        <ErrorBanner message={save.banner} />
-        <Select
-          label="Composteur"
-          withAsterisk
-          data={(typeComposteurs.data ?? []).map((c) => ({ value: String(c.id), label: composterTypeLabel(c) }))}
-          allowDeselect={false}
-          comboboxProps={{ withinPortal: false }}
-          {...form.getInputProps('composteur')}
-        />
-        <Select
-          label="Usage"
-          withAsterisk
-          data={(cellTypes.data ?? []).map((t) => ({ value: String(t.id), label: t.libelle }))}
-          allowDeselect={false}
-          disabled={cell.aInterventions}
-          description={cell.aInterventions ? 'Cellule avec des interventions : son usage ne peut plus changer' : undefined}
-          comboboxProps={{ withinPortal: false }}
-          {...form.getInputProps('typeBac')}
-        />
-        <NumberInput label="Numéro" withAsterisk min={NUMERO_MIN} max={NUMERO_MAX} allowDecimal={false} allowNegative={false} {...form.getInputProps('numero')} />
-        <Switch
-          label="Désactiver"
-          checked={!form.values.actif}
-          onChange={(e) => form.setFieldValue('actif', !e.currentTarget.checked)}
-          error={form.errors.actif}
-        />
-        <FormDialogFooter saving={save.saving} onCancel={onDone} />
-      </Stack>
-    </form>
+  const save = useFormSave(form, { invalid: CELL_UPDATE_FAILED, serverMessage: true, call: (payload) => updateCell(cell.id, payload), success: 'Composteur du site modifié', invalidate: [sitesKeys.all], onDone });  return (
+    <DialogForm save={save} onCancel={onDone}>
+      <Select
+        label="Composteur"
+        withAsterisk
+        data={(typeComposteurs.data ?? []).map((c) => ({ value: String(c.id), label: composterTypeLabel(c) }))}
+        allowDeselect={false}
+        comboboxProps={{ withinPortal: false }}
+        {...form.getInputProps('composteur')}
+      />
+      <Select
+        label="Usage"
+        withAsterisk
+        data={(cellTypes.data ?? []).map((t) => ({ value: String(t.id), label: t.libelle }))}
+        allowDeselect={false}
+        disabled={cell.aInterventions}
+        description={cell.aInterventions ? 'Cellule avec des interventions : son usage ne peut plus changer' : undefined}
+        comboboxProps={{ withinPortal: false }}
+        {...form.getInputProps('typeBac')}
+      />
+      <NumberInput label="Numéro" withAsterisk min={NUMERO_MIN} max={NUMERO_MAX} allowDecimal={false} allowNegative={false} {...form.getInputProps('numero')} />
+      <Switch
+        label="Désactiver"
+        checked={!form.values.actif}
+        onChange={(e) => form.setFieldValue('actif', !e.currentTarget.checked)}
+        error={form.errors.actif}
+      />
+    </DialogForm>
   );
 }

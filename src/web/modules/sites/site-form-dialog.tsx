@@ -8,7 +8,7 @@ import { ActionIcon, Anchor, Autocomplete, Button, Fieldset, Group, NumberInput,
 import { Dialog } from '../../components/dialog';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import type { GetInputPropsReturnType } from '@mantine/form';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { formatNom, formatPrenom, formatTel } from '../../../shared/schemas/account';
 import {
@@ -27,9 +27,9 @@ import {
   siteUpdateSchema,
   type SiteDetail,
 } from '../../../shared/schemas/sites';
-import { DialogLoader, ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
-import { useSaveAction, useZodForm } from '../../lib/form';
-import { notifySuccess } from '../../lib/notify';
+import { DialogForm } from '../../components/form-dialog';
+import { QueryState } from '../../components/query-state';
+import { useFormSave, useZodForm } from '../../lib/form';
 import { SiteDateInput } from './site-date-input';
 import { formatParisDate, parisDayValue } from '../../../shared/dates';
 import {
@@ -132,8 +132,8 @@ function useReferenceOptions() {
     villeOptions: (villes.data ?? []).map((v) => ({ value: `${v.nom}|${v.cp}`, label: `${v.nom} (${v.cp})` })),
     typeSiteOptions: (typeSites.data ?? []).map((t) => ({ value: String(t.id), label: `${t.libelle} (${t.code})` })),
     statutOptions: (statuts.data ?? []).map((s) => ({ value: String(s.id), label: s.libelle })),
-    loading: villes.isPending || typeSites.isPending || statuts.isPending,
-    failed: villes.isError || typeSites.isError || statuts.isError,
+    /** The lists' wait or failure, or nothing once all three are loaded. */
+    state: villes.data && typeSites.data && statuts.data ? null : <QueryState queries={[villes, typeSites, statuts]} detail="Les listes de référence n'ont pas pu être chargées." />,
   };
 }
 
@@ -257,7 +257,6 @@ export function AddSiteDialog({ opened, onClose }: { opened: boolean; onClose: (
 }
 
 function AddSiteForm({ onDone }: { onDone: () => void }) {
-  const queryClient = useQueryClient();
   const refs = useReferenceOptions();
   const form = useZodForm(addFormSchema, {
     initialValues: {
@@ -283,79 +282,63 @@ function AddSiteForm({ onDone }: { onDone: () => void }) {
       openData: true,
     } as SiteFormValues,
   });
-  const save = useSaveAction({ invalid: 'Veuillez renseigner les champs obligatoires', serverMessage: true, setServerErrors: form.setServerErrors });
+  const save = useFormSave(form, { serverMessage: true, call: addSite, success: 'Site ajouté', invalidate: [sitesKeys.list], onDone });
   const isRequest = Number(form.values.statut) === SITE_STATUT.demande;
   const years = anneeRange();
   const yearOptions = Array.from({ length: years.max - years.min + 1 }, (_, i) => String(years.min + i));
 
-  const submit = form.onSubmit(
-    (payload) =>
-      save.run(async () => {
-        await addSite(payload);
-        notifySuccess('Site ajouté');
-        await queryClient.invalidateQueries({ queryKey: sitesKeys.list });
-        onDone();
-      }),
-    save.showInvalid,
-  );
-
-  if (refs.loading) return <DialogLoader />;
-  if (refs.failed) return <ErrorBanner message="Une erreur est survenue : les listes de référence n'ont pas pu être chargées." />;
+  if (refs.state) return refs.state;
 
   return (
-    <form onSubmit={submit} noValidate>
-      <Stack gap="sm">
-        <ErrorBanner message={save.banner} />
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-          <Select label="Statut" withAsterisk data={refs.statutOptions} allowDeselect={false} {...form.getInputProps('statut')} />
-          <Select label="Type de site" withAsterisk placeholder="Choisir un type" data={refs.typeSiteOptions} allowDeselect={false} {...form.getInputProps('type')} />
-          <TextInput label="Nom" maxLength={SITE_NOM_MAX} description={`${SITE_NOM_MAX} caractères au plus`} {...form.getInputProps('nom')} />
-          <TextInput label="Cadena" maxLength={CADENA_MAX} description={`Code, ${CADENA_MAX} caractères au plus`} {...form.getInputProps('cadena')} />
-          <Select
-            label="Ville"
-            withAsterisk
-            searchable
-            placeholder="Choisir une ville"
-            nothingFoundMessage="Aucun résultat"
-            data={refs.villeOptions}
-            value={form.values.ville ? `${form.values.ville}|${form.values.cp}` : null}
-            error={form.errors.ville}
-            onChange={(value) => {
-              const [nom, cp] = value ? value.split('|') : ['', ''];
-              form.setFieldValue('ville', nom);
-              form.setFieldValue('cp', cp);
-              form.setFieldValue('adresse', '');
-            }}
-          />
-          <TextInput label="Code postal" readOnly value={form.values.cp} tabIndex={-1} />
-          <AddressFields ville={form.values.ville} inputProps={(path) => form.getInputProps(path)} />
-          <TextInput label="Précisions" maxLength={200} {...form.getInputProps('complement')} />
-        </SimpleGrid>
+    <DialogForm save={save} onCancel={onDone}>
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+        <Select label="Statut" withAsterisk data={refs.statutOptions} allowDeselect={false} {...form.getInputProps('statut')} />
+        <Select label="Type de site" withAsterisk placeholder="Choisir un type" data={refs.typeSiteOptions} allowDeselect={false} {...form.getInputProps('type')} />
+        <TextInput label="Nom" maxLength={SITE_NOM_MAX} description={`${SITE_NOM_MAX} caractères au plus`} {...form.getInputProps('nom')} />
+        <TextInput label="Cadena" maxLength={CADENA_MAX} description={`Code, ${CADENA_MAX} caractères au plus`} {...form.getInputProps('cadena')} />
+        <Select
+          label="Ville"
+          withAsterisk
+          searchable
+          placeholder="Choisir une ville"
+          nothingFoundMessage="Aucun résultat"
+          data={refs.villeOptions}
+          value={form.values.ville ? `${form.values.ville}|${form.values.cp}` : null}
+          error={form.errors.ville}
+          onChange={(value) => {
+            const [nom, cp] = value ? value.split('|') : ['', ''];
+            form.setFieldValue('ville', nom);
+            form.setFieldValue('cp', cp);
+            form.setFieldValue('adresse', '');
+          }}
+        />
+        <TextInput label="Code postal" readOnly value={form.values.cp} tabIndex={-1} />
+        <AddressFields ville={form.values.ville} inputProps={(path) => form.getInputProps(path)} />
+        <TextInput label="Précisions" maxLength={200} {...form.getInputProps('complement')} />
+      </SimpleGrid>
 
-        {isRequest ? (
-          <RequesterSection form={form} yearOptions={yearOptions} />
-        ) : (
-          <>
-            <Fieldset legend="Composteurs">
-              <CellRows
-                rows={form.values.composteurs}
-                pathPrefix="composteurs"
-                getInputProps={(path) => form.getInputProps(path)}
-                onAdd={() => form.insertListItem('composteurs', newCellRow(nextFreeNumero(form.values.composteurs)))}
-                onRemove={(i) => form.removeListItem('composteurs', i)}
-              />
-            </Fieldset>
-            <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-              <SiteDateInput label="Date Convention" {...form.getInputProps('dateConvention')} />
-              <SiteDateInput label="Date Implantation" {...form.getInputProps('dateImplantation')} />
-              <SiteDateInput label="Date inauguration" {...form.getInputProps('dateInauguration')} />
-            </SimpleGrid>
-            <PublicFields inputProps={(path, options) => form.getInputProps(path, options)} />
-          </>
-        )}
-        <FormDialogFooter saving={save.saving} onCancel={onDone} />
-      </Stack>
-    </form>
+      {isRequest ? (
+        <RequesterSection form={form} yearOptions={yearOptions} />
+      ) : (
+        <>
+          <Fieldset legend="Composteurs">
+            <CellRows
+              rows={form.values.composteurs}
+              pathPrefix="composteurs"
+              getInputProps={(path) => form.getInputProps(path)}
+              onAdd={() => form.insertListItem('composteurs', newCellRow(nextFreeNumero(form.values.composteurs)))}
+              onRemove={(i) => form.removeListItem('composteurs', i)}
+            />
+          </Fieldset>
+          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
+            <SiteDateInput label="Date Convention" {...form.getInputProps('dateConvention')} />
+            <SiteDateInput label="Date Implantation" {...form.getInputProps('dateImplantation')} />
+            <SiteDateInput label="Date inauguration" {...form.getInputProps('dateInauguration')} />
+          </SimpleGrid>
+          <PublicFields inputProps={(path, options) => form.getInputProps(path, options)} />
+        </>
+      )}
+    </DialogForm>
   );
 }
 
@@ -429,20 +412,16 @@ export function EditSiteDialog({ siteId, onClose }: { siteId: number | null; onC
   const site = useQuery({ ...siteQuery(siteId ?? 0), enabled: siteId !== null });
   return (
     <Dialog opened={siteId !== null} onClose={onClose} title="Modifier Site" size="xl">
-      {siteId !== null &&
-        (site.isPending ? (
-          <DialogLoader />
-        ) : site.isError ? (
-          <ErrorBanner message="Une erreur est survenue : le site n'a pas pu être chargé." />
-        ) : (
-          <EditSiteForm key={site.data.id} site={site.data} onDone={onClose} />
-        ))}
+      {siteId !== null && (
+        <QueryState queries={[site]} detail="Le site n'a pas pu être chargé.">
+          {(s) => <EditSiteForm key={s.id} site={s} onDone={onClose} />}
+        </QueryState>
+      )}
     </Dialog>
   );
 }
 
 function EditSiteForm({ site, onDone }: { site: SiteDetail; onDone: () => void }) {
-  const queryClient = useQueryClient();
   const refs = useReferenceOptions();
   const form = useZodForm(siteUpdateSchema, {
     initialValues: {
@@ -464,53 +443,38 @@ function EditSiteForm({ site, onDone }: { site: SiteDetail; onDone: () => void }
       openData: site.openData ?? true,
     } as Record<string, unknown>,
   });
-  const save = useSaveAction({ invalid: 'Veuillez renseigner les champs obligatoires', serverMessage: true, setServerErrors: form.setServerErrors });
+  const save = useFormSave(form, { serverMessage: true, call: (payload) => updateSite(site.id, payload), success: 'Site modifié', invalidate: [sitesKeys.all], onDone });
 
-  const submit = form.onSubmit(
-    (payload) =>
-      save.run(async () => {
-        await updateSite(site.id, payload);
-        notifySuccess('Site modifié');
-        await queryClient.invalidateQueries({ queryKey: sitesKeys.all });
-        onDone();
-      }),
-    save.showInvalid,
-  );
-
-  if (refs.loading) return <DialogLoader />;
+  if (refs.state) return refs.state;
   return (
-    <form onSubmit={submit} noValidate>
-      <Stack gap="sm">
-        <ErrorBanner message={save.banner} />
-        <Text size="sm">
-          Code : <strong>{site.code}</strong> · {site.ville} ({site.cp})
+    <DialogForm save={save} onCancel={onDone}>
+      <Text size="sm">
+        Code : <strong>{site.code}</strong> · {site.ville} ({site.cp})
+      </Text>
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+        <Select label="Statut" withAsterisk data={refs.statutOptions} allowDeselect={false} {...form.getInputProps('statut')} />
+        <Select label="Type de site" withAsterisk data={refs.typeSiteOptions} allowDeselect={false} {...form.getInputProps('type')} />
+        <TextInput label="Nom" maxLength={SITE_NOM_MAX} description={`${SITE_NOM_MAX} caractères au plus`} {...form.getInputProps('nom')} />
+        <TextInput label="Cadena" maxLength={CADENA_MAX} description={`Code, ${CADENA_MAX} caractères au plus`} {...form.getInputProps('cadena')} />
+        <AddressFields ville={site.ville} inputProps={(path) => form.getInputProps(path)} />
+        <TextInput label="Précisions" maxLength={200} {...form.getInputProps('complement')} />
+      </SimpleGrid>
+      <Textarea label="Observations" autosize minRows={2} maxLength={2000} {...form.getInputProps('observations')} />
+      <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
+        <SiteDateInput
+          label="Date Convention"
+          description={site.dateConventions.length > 0 ? 'Une nouvelle date est ajoutée à l’historique' : undefined}
+          {...form.getInputProps('dateConvention')}
+        />
+        <SiteDateInput label="Date Implantation" {...form.getInputProps('dateImplantation')} />
+        <SiteDateInput label="Date inauguration" {...form.getInputProps('dateInauguration')} />
+      </SimpleGrid>
+      {site.dateConventions.length > 0 && (
+        <Text size="sm" c="dimmed">
+          Historique des conventions : {site.dateConventions.map(formatParisDate).join(', ')}
         </Text>
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-          <Select label="Statut" withAsterisk data={refs.statutOptions} allowDeselect={false} {...form.getInputProps('statut')} />
-          <Select label="Type de site" withAsterisk data={refs.typeSiteOptions} allowDeselect={false} {...form.getInputProps('type')} />
-          <TextInput label="Nom" maxLength={SITE_NOM_MAX} description={`${SITE_NOM_MAX} caractères au plus`} {...form.getInputProps('nom')} />
-          <TextInput label="Cadena" maxLength={CADENA_MAX} description={`Code, ${CADENA_MAX} caractères au plus`} {...form.getInputProps('cadena')} />
-          <AddressFields ville={site.ville} inputProps={(path) => form.getInputProps(path)} />
-          <TextInput label="Précisions" maxLength={200} {...form.getInputProps('complement')} />
-        </SimpleGrid>
-        <Textarea label="Observations" autosize minRows={2} maxLength={2000} {...form.getInputProps('observations')} />
-        <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-          <SiteDateInput
-            label="Date Convention"
-            description={site.dateConventions.length > 0 ? 'Une nouvelle date est ajoutée à l’historique' : undefined}
-            {...form.getInputProps('dateConvention')}
-          />
-          <SiteDateInput label="Date Implantation" {...form.getInputProps('dateImplantation')} />
-          <SiteDateInput label="Date inauguration" {...form.getInputProps('dateInauguration')} />
-        </SimpleGrid>
-        {site.dateConventions.length > 0 && (
-          <Text size="sm" c="dimmed">
-            Historique des conventions : {site.dateConventions.map(formatParisDate).join(', ')}
-          </Text>
-        )}
-        <PublicFields inputProps={(path, options) => form.getInputProps(path, options)} source={site.coordonneesSource} code={site.code} />
-        <FormDialogFooter saving={save.saving} onCancel={onDone} />
-      </Stack>
-    </form>
+      )}
+      <PublicFields inputProps={(path, options) => form.getInputProps(path, options)} source={site.coordonneesSource} code={site.code} />
+    </DialogForm>
   );
 }

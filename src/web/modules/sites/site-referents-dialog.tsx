@@ -5,7 +5,8 @@ import { MultiSelect, Stack, Text } from '@mantine/core';
 import { Dialog } from '../../components/dialog';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SiteDetail } from '../../../shared/schemas/sites';
-import { DialogLoader, ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
+import { ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
+import { QueryState } from '../../components/query-state';
 import { useSaveAction } from '../../lib/form';
 import { notifySuccess } from '../../lib/notify';
 import { activeUsersQuery, siteQuery, sitesKeys, updateReferents } from './sites.api';
@@ -13,17 +14,13 @@ import { activeUsersQuery, siteQuery, sitesKeys, updateReferents } from './sites
 export function SiteReferentsDialog({ siteId, onClose }: { siteId: number | null; onClose: () => void }) {
   const site = useQuery({ ...siteQuery(siteId ?? 0), enabled: siteId !== null });
   const users = useQuery({ ...activeUsersQuery(), enabled: siteId !== null });
-  const loading = site.isPending || users.isPending;
   return (
     <Dialog opened={siteId !== null} onClose={onClose} title="Référent(s) du site" size="lg">
-      {siteId !== null &&
-        (loading ? (
-          <DialogLoader />
-        ) : site.isError || users.isError ? (
-          <ErrorBanner message="Une erreur est survenue : les référents n'ont pas pu être chargés." />
-        ) : (
-          <ReferentsForm key={site.data.id} site={site.data} users={users.data} onDone={onClose} />
-        ))}
+      {siteId !== null && (
+        <QueryState queries={[site, users]} detail="Les référents n'ont pas pu être chargés.">
+          {(s, u) => <ReferentsForm key={s.id} site={s} users={u} onDone={onClose} />}
+        </QueryState>
+      )}
     </Dialog>
   );
 }

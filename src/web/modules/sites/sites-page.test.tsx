@@ -61,6 +61,21 @@ afterEach(() => {
 });
 
 describe('sites screen', () => {
+  it('shows long site names whole, so that two sharing their first 60 characters stay apart', async () => {
+    const prefix = 'Jardin partagé de la résidence des Capucins, entrée principa';
+    expect(prefix).toHaveLength(60);
+    const sites = [row({ nom: `${prefix}le nord` }), row({ id: 2, code: 'QUA002', nom: `${prefix}le sud` })];
+    mockSites({ 'GET /api/admin/site/get/list/by/filters': reply(200, { count: 2, sites }) });
+    renderApp('/admin/site', { loggedRoutes: sitesRoutes });
+    const table = await screen.findByRole('table', { name: 'Sites' }, { timeout: 10_000 });
+    for (const site of sites) {
+      const name = await within(table).findByText(site.nom!, {}, { timeout: 5000 });
+      // Not in a one-line cell cut with an ellipsis: the cell wraps and shows all of it.
+      expect(name.closest('.compost-ellipsis')).toBeNull();
+      expect(name.closest('td')).toHaveTextContent(`${site.nom} ${site.code}`);
+    }
+  }, 40_000);
+
   it('shows the columns of the spec in order and asks for the first 10 sites sorted by name', async () => {
     const api = mockSites();
     renderApp('/admin/site', { loggedRoutes: sitesRoutes });

@@ -75,8 +75,8 @@ export function SitesPage() {
       accessor: 'nom',
       title: 'Nom / Code',
       sortable: true,
+      // Wraps, never cut: two long names sharing their beginning stay apart, code included.
       width: 260,
-      ellipsis: true,
       filterBy: { type: 'text', name: 'nom' },
       render: (s) => (
         <>

@@ -90,7 +90,7 @@ function UsersTable() {
       await reload();
     } catch (e) {
       const failure = await readFailure(e);
-      if (failure.status !== 401 && failure.status !== 403) notifyError('Une erreur est survenue');
+      if (failure.status !== 401 && failure.status !== 403) notifyError();
     } finally {
       setBusy(null);
     }
@@ -107,7 +107,7 @@ function UsersTable() {
       if (failure.status === 401 || failure.status === 403) return;
       if (failure.status === 404) notifyError(USER_MESSAGES.notFound);
       else if (failure.message && failure.status !== 500) notifyError(failure.message);
-      else notifyError('Une erreur est survenue');
+      else notifyError();
       if (failure.status === 404) await reload();
     } finally {
       setBusy(null);
@@ -161,7 +161,7 @@ function UsersTable() {
     },
     { accessor: 'tel', title: 'Téléphone', sortable: true, noWrap: true, filterBy: { type: 'text', name: 'tel' } },
     { accessor: 'typeUser', title: 'Type', sortable: true, sortKey: 'type', width: 120, ellipsis: true, filterBy: { type: 'text', name: 'type' } },
-    { accessor: 'site', title: 'Site', width: 160, ellipsis: true, cellsStyle: (u) => (u.site === NO_SITE ? RED_CELL : undefined) },
+    { accessor: 'site', title: 'Site', width: 160, cellsStyle: (u) => (u.site === NO_SITE ? RED_CELL : undefined) },
     {
       accessor: 'actif',
       title: 'Actif',

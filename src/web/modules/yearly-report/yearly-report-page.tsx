@@ -7,7 +7,8 @@
 import '@mantine/charts/styles.css';
 import './yearly-report.css';
 import { useEffect, useMemo } from 'react';
-import { Alert, Button, Card, Center, Group, Loader, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Card, Group, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { QueryState } from '../../components/query-state';
 import { BarChart } from '@mantine/charts';
 import { IconDownload, IconPrinter } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -98,17 +99,9 @@ function ReportScreen() {
           </Button>
         </Group>
       </Group>
-      {report.isPending && (
-        <Center py="xl">
-          <Loader aria-label="Chargement du rapport" />
-        </Center>
-      )}
-      {report.isError && (
-        <Alert color="red" role="alert">
-          Une erreur est survenue
-        </Alert>
-      )}
-      {report.data && <Report report={report.data} />}
+      <QueryState queries={[report]} label="Chargement du rapport">
+        {(data) => <Report report={data} />}
+      </QueryState>
     </Stack>
   );
 }
