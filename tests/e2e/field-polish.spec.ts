@@ -146,7 +146,7 @@ test("a referent opening another site's QR label is told so in place and keeps t
     await fillTurning(page, site, 0, 'qr-other');
     await page.getByRole('button', { name: 'Enregistrer' }).click();
     await expect(page.getByText(QUEUED).first()).toBeVisible({ timeout: 40_000 });
-    await expect(page.getByRole('link', { name: '1 en attente' })).toBeVisible();
+    await expect(page.getByRole('link', { name: '1 envoi en attente' })).toBeVisible();
 
     const logouts: string[] = [];
     page.on('request', (r) => {
@@ -156,7 +156,7 @@ test("a referent opening another site's QR label is told so in place and keeps t
     await expect(page.getByRole('heading', { level: 1, name: 'Accès non authorisé.' })).toBeVisible();
     await expect(page.getByText(/Ce site n’est pas l’un des vôtres/)).toBeVisible();
     await expect(page.getByRole('link', { name: 'Retour à l’accueil' })).toHaveAttribute('href', '/admin');
-    await expect(page.getByRole('link', { name: '1 en attente' })).toBeVisible();
+    await expect(page.getByRole('link', { name: '1 envoi en attente' })).toBeVisible();
     expect(await noSidewaysScroll(page)).toBeLessThanOrEqual(390);
 
     await page.getByRole('link', { name: 'Retour au choix du site' }).click();
@@ -166,7 +166,7 @@ test("a referent opening another site's QR label is told so in place and keeps t
 
     // Still logged in: the entry goes as soon as the network is back.
     await page.unroute(ADD_ROUTE);
-    await page.getByRole('link', { name: '1 en attente' }).click();
+    await page.getByRole('link', { name: '1 envoi en attente' }).click();
     await page.getByRole('button', { name: 'Envoyer maintenant' }).click();
     await expect(page.getByText('Aucun résultat')).toBeVisible({ timeout: 30_000 });
     expect(await serverCount(page, site.id, 'qr-other')).toBe(1);
@@ -196,7 +196,7 @@ test("the outbox 'Envois' is in the menu and tells each entry's state, why it wa
   await fillTurning(page, site, 0, 'outbox-1');
   await page.getByRole('button', { name: 'Enregistrer' }).click();
   await expect(page.getByText(QUEUED).first()).toBeVisible();
-  await page.getByRole('link', { name: '1 en attente' }).click();
+  await page.getByRole('link', { name: '1 envoi en attente' }).click();
   const card = page.getByRole('listitem', { name: new RegExp(`^${site.code}`) });
   await expect(card.getByText('En attente', { exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Envoyer maintenant' }).click();
@@ -266,7 +266,7 @@ test("the outbox 'Envois' is in the menu and tells each entry's state, why it wa
   await expect(card.getByText('Refusée', { exact: true })).toBeVisible();
   await expect(card.getByText('Motif du refus : Veuillez renseigner les champs obligatoires')).toBeVisible();
   await expect(card.getByText('Cette cellule est désactivée')).toBeVisible();
-  await expect(page.getByRole('link', { name: '1 en échec' })).toBeVisible();
+  await expect(page.getByRole('link', { name: '1 envoi en échec' })).toBeVisible();
 
   // Fixed on the server: 'Renvoyer' delivers it, it is listed as sent.
   await context.unroute(ADD_ROUTE);
@@ -319,8 +319,8 @@ test('nothing is cut off at 390 px: the top bar with its indicators, the site ch
   await expect(page.getByText(QUEUED).first()).toBeVisible({ timeout: 40_000 });
 
   const banner = page.getByRole('banner');
-  await expect(banner.getByRole('link', { name: '1 en attente' })).toBeVisible();
-  await expect(banner.getByRole('link', { name: '1 en échec' })).toBeVisible();
+  await expect(banner.getByRole('link', { name: '1 envoi en attente' })).toBeVisible();
+  await expect(banner.getByRole('link', { name: '1 envoi en échec' })).toBeVisible();
   await expect(banner.getByText('Hors ligne')).toHaveCount(1);
 
   const check = async (where: string) => {

@@ -115,7 +115,7 @@ test('entries recorded offline survive a browser restart and reach the server ex
       await expect(page.getByText(QUEUED).first()).toBeVisible();
       await expect(page).toHaveURL(/\/admin\/choix\/site$/);
     }
-    await expect(page.getByText('3 en attente')).toBeVisible();
+    await expect(page.getByRole('link', { name: '3 envois en attente' })).toBeVisible();
 
     // 3. Close the browser; reopen it on the same profile, still offline: the entries are there.
     await context.close();
@@ -123,11 +123,11 @@ test('entries recorded offline survive a browser restart and reach the server ex
     await context.setOffline(true);
     await page.goto('/admin/envois');
     await expect(page.getByRole('listitem', { name: new RegExp(site.code) })).toHaveCount(3);
-    await expect(page.getByText('3 en attente')).toBeVisible();
+    await expect(page.getByRole('link', { name: '3 envois en attente' })).toBeVisible();
 
     // 4. The network comes back: everything is sent, once.
     await context.setOffline(false);
-    await expect(page.getByText(/^\d+ en attente$/)).toHaveCount(0, { timeout: 30_000 });
+    await expect(page.getByRole('link', { name: /en attente$/ })).toHaveCount(0, { timeout: 30_000 });
     await expect(page.getByText('Aucun résultat')).toBeVisible();
     const counts = markerCounts(await siteRows(page, site.id));
     expect(counts).toEqual({ '1a': 1, '1b': 1, '2a': 1, '2b': 1, '3a': 1, '3b': 1, '3c': 1 });
@@ -155,7 +155,7 @@ test('entries recorded offline survive a browser restart and reach the server ex
       await route.fulfill({ response });
     });
     await context.setOffline(false);
-    await expect(page.getByText(/^\d+ en attente$/)).toHaveCount(0, { timeout: 60_000 });
+    await expect(page.getByRole('link', { name: /en attente$/ })).toHaveCount(0, { timeout: 60_000 });
     expect(statuses.slice(0, 3)).toEqual([200, 'aborted', 200]);
     expect(markerCounts(await siteRows(page, site.id)).cut).toBe(1);
     await context.close();

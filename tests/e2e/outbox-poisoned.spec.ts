@@ -77,7 +77,7 @@ test('an entry the server answers 500 for does not hold the next ones, and arriv
   await page.reload();
   await expect(page.getByText('Hors ligne').first()).toBeVisible();
   for (const marker of ['p1', 'p2', 'p3']) await recordOffline(page, site, marker);
-  await expect(page.getByText('3 en attente')).toBeVisible();
+  await expect(page.getByRole('link', { name: '3 envois en attente' })).toBeVisible();
   const poisoned = await queuedClientId(page, 'p1');
 
   // 3. The server fails on the first entry only (matched by its clientId).
@@ -115,7 +115,7 @@ test('an entry the server answers 500 for does not hold the next ones, and arriv
     await expect(card.getByText('Erreur serveur', { exact: true })).toBeVisible({ timeout: 2_000 });
   }).toPass({ timeout: 60_000 });
   expect(poisonedPosts).toHaveLength(5);
-  await expect(page.getByText('1 en échec')).toBeVisible();
+  await expect(page.getByRole('link', { name: '1 envoi en échec' })).toBeVisible();
   await expect(card.getByText(/n’est plus renvoyée automatiquement/)).toBeVisible();
   await page.getByRole('button', { name: 'Envoyer maintenant' }).click();
   await expect(page.getByRole('button', { name: 'Envoyer maintenant' })).toBeEnabled();

@@ -107,8 +107,8 @@ test('photos taken offline reach the server after their entry and show on the re
     await page.getByRole('button', { name: 'Enregistrer' }).click();
     await expect(page.getByText(QUEUED).first()).toBeVisible();
     await expect(page).toHaveURL(/\/admin\/choix\/site$/);
-    // The entry and its two photos wait.
-    await expect(page.getByText('3 en attente')).toBeVisible();
+    // The entry and its two photos wait, counted apart.
+    await expect(page.getByRole('link', { name: '1 envoi · 2 photos en attente' })).toBeVisible();
 
     // 3. A reload, still offline: everything is still on the phone.
     await context.close();
@@ -125,7 +125,7 @@ test('photos taken offline reach the server after their entry and show on the re
       if (/\/api\/admin\/intervention\/\d+\/photo$/.test(response.url()) && response.status() === 200) photoIds.push(((await response.json()) as { photo: { id: number } }).photo.id);
     });
     await context.setOffline(false);
-    await expect(page.getByText(/^\d+ en attente$/)).toHaveCount(0, { timeout: 60_000 });
+    await expect(page.getByRole('link', { name: /en attente$/ })).toHaveCount(0, { timeout: 60_000 });
     await expect(page.getByText('Aucun résultat')).toBeVisible();
     await expect.poll(() => photoIds.length).toBe(2);
     await context.close();
