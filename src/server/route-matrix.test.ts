@@ -182,6 +182,8 @@ const MATRIX: Record<string, Row> = {
   'GET /api/docs/static/index.html': row(EVERYONE),
   'GET /api/docs/static/swagger-initializer.js': row(EVERYONE),
   'GET /api/docs/static/*': row(EVERYONE),
+  'GET /api/docs/static/theme/accessible.css': row(EVERYONE),
+  'GET /api/docs/static/theme/accessible.js': row(EVERYONE),
 };
 
 const DEFAULT_PARAMS: Record<string, Fixture> = { id: 'site', userId: 'referent', city: 'city', token: 'token' };
