@@ -25,14 +25,15 @@ test('an administrator imports sites: template, one bad line, its error, the fix
     return file;
   };
   const bad = write('sites-bad.csv', [line(`IMA${stamp}`, `Import A ${stamp}`), line(`IMB${stamp}`, `Import B ${stamp}`, 'Atlantis')]);
-  await page.getByLabel('Fichier (CSV ou Excel .xlsx, 10 Mo au plus)').setInputFiles(bad);
+  // Mantine's FileInput is a button over a hidden file input, which takes the file.
+  await page.locator('input[type="file"]').setInputFiles(bad);
   await page.getByRole('button', { name: 'Vérifier le fichier' }).click();
   const errors = page.getByRole('table', { name: 'Erreurs du fichier' });
   await expect(errors.getByRole('row', { name: /3 Ville Ville inconnue/ })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Importer' })).toHaveCount(0);
 
   const good = write('sites-good.csv', [line(`IMA${stamp}`, `Import A ${stamp}`), line(`IMB${stamp}`, `Import B ${stamp}`)]);
-  await page.getByLabel('Fichier (CSV ou Excel .xlsx, 10 Mo au plus)').setInputFiles(good);
+  await page.locator('input[type="file"]').setInputFiles(good);
   await page.getByRole('button', { name: 'Vérifier le fichier' }).click();
   await expect(page.getByText('Fichier vérifié')).toBeVisible();
   await page.getByRole('button', { name: 'Importer' }).click();

@@ -99,7 +99,10 @@ function ImportScreen() {
           Télécharger les données actuelles
         </Button>
       </Group>
-      <FileInput label="Fichier (CSV ou Excel .xlsx, 10 Mo au plus)" placeholder="Choisir un fichier" accept=".csv,.txt,.xlsx" value={file} onChange={setFile} clearable />
+      <FileInput label="Fichier (CSV ou Excel .xlsx, 10 Mo au plus)" placeholder="Choisir un fichier"
+        // The placeholder is the button's text here, so it takes the text colour (contrast).
+        styles={{ placeholder: { color: 'var(--mantine-color-text)' } }}
+        accept=".csv,.txt,.xlsx" value={file} onChange={setFile} clearable />
       {kind === 'utilisateurs' && (
         <Checkbox label="Envoyer à chaque nouvel utilisateur un mail pour choisir son mot de passe" checked={invite} onChange={(e) => setInvite(e.currentTarget.checked)} />
       )}
