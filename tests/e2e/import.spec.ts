@@ -42,7 +42,9 @@ test('an administrator imports sites: template, one bad line, its error, the fix
 
   await page.goto('/admin/site');
   await expect(page.getByRole('heading', { name: 'Sites' })).toBeVisible();
-  await page.getByRole('textbox', { name: /Nom \/ Code/ }).first().fill(stamp);
-  await expect(page.getByText(`Import A ${stamp}`)).toBeVisible();
-  await expect(page.getByText(`Import B ${stamp}`)).toBeVisible();
+  await page.getByRole('button', { name: 'Filtrer la colonne Nom / Code' }).click();
+  await page.getByRole('textbox', { name: 'Nom / Code' }).fill(stamp);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('row').filter({ hasText: `Import A ${stamp}` })).toHaveCount(1);
+  await expect(page.getByRole('row').filter({ hasText: `Import B ${stamp}` })).toHaveCount(1);
 });
