@@ -46,12 +46,13 @@ describe('drawer entries (the screen layout)', () => {
       ['Alertes', '/admin/alertes'],
       ["Seuils d'alerte", '/admin/alertes/seuils'],
       ['Rapport annuel', '/admin/rapport'],
+      ['Import', '/admin/import'],
       ['Statistiques', '/admin/stats'],
     ]);
   });
 
   it.each<[Role[], string[]]>([
-    [['ROLE_ADMIN'], ['Saisir une intervention', 'Demandes interventions', 'Utilisateurs', 'Sites', 'Composteurs', 'Types de Site', 'Interventions', 'Règles des demandes', 'Roles', 'Alertes', "Seuils d'alerte", 'Rapport annuel', 'Statistiques']],
+    [['ROLE_ADMIN'], ['Saisir une intervention', 'Demandes interventions', 'Utilisateurs', 'Sites', 'Composteurs', 'Types de Site', 'Interventions', 'Règles des demandes', 'Roles', 'Alertes', "Seuils d'alerte", 'Rapport annuel', 'Import', 'Statistiques']],
     [['ROLE_ADMIN_SITE'], ['Saisir une intervention', 'Sites', 'Types de Site', 'Interventions', 'Rapport annuel', 'Statistiques']],
     [['ROLE_ADMIN_USER'], ['Utilisateurs', 'Statistiques']],
     [['ROLE_ADMIN_ROLE'], ['Roles', 'Statistiques']],

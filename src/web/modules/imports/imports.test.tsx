@@ -57,7 +57,7 @@ describe('import screen', () => {
     renderApp('/admin/import', { loggedRoutes: importsRoutes });
     expect(await screen.findByRole('heading', { name: 'Import' }, { timeout: 5000 })).toBeInTheDocument();
     const input = screen.getByLabelText(/Fichier \(CSV ou Excel/);
-    await userEvent.upload(input.closest('div')!.querySelector('input[type=file]') ?? input, new File(['Code;Nom\r\n'], 'sites.csv', { type: 'text/csv' }));
+    await userEvent.upload((document.querySelector('input[type=file]') as HTMLInputElement | null) ?? input, new File(['Code;Nom\r\n'], 'sites.csv', { type: 'text/csv' }));
     await userEvent.click(screen.getByRole('button', { name: 'Vérifier le fichier' }));
     const table = await screen.findByRole('table', { name: 'Erreurs du fichier' });
     expect(within(table).getByText('Ville')).toBeInTheDocument();
