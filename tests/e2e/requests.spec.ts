@@ -93,16 +93,19 @@ test('a request raised in the field is planned and processed offline on a phone'
     // Nothing scrolls sideways on a 390 px phone.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
-    // 4. Plans it for today.
+  // 4. Plans it for today.
     await card.getByRole('button', { name: 'Programmer' }).click();
     const planDialog = page.getByRole('dialog', { name: 'Programmer' });
     await planDialog.getByLabel(/Date prévue de réalisation/).fill(PARIS.format(new Date()));
-    await planDialog.getByText(/^A faire/).click();
+    // Escape closes the calendar (it opens above the field) and only the calendar.
+    await planDialog.getByLabel(/Date prévue de réalisation/).press('Escape');
+    await expect(page.locator('[data-dates-dropdown]')).toHaveCount(0);
+    await expect(planDialog).toBeVisible();
     await planDialog.getByRole('button', { name: 'Enregistrer' }).click();
     await expect(page.getByText("Demande(s) d'intervention(s) programmée(s) avec succès")).toBeVisible();
     await expect(card).toContainText(`Programmée le ${PARIS.format(new Date())} par SERVICES Compost`);
 
-    // 5. No signal: 'Traiter' opens the site sheet prefilled, the entry waits on the phone.
+  // 5. No signal: 'Traiter' opens the site sheet prefilled, the entry waits on the phone.
     await phone.setOffline(true);
     await card.getByRole('button', { name: 'Traiter' }).click();
     await expect(page.getByRole('heading', { name: 'Gérer' })).toBeVisible();
@@ -114,7 +117,7 @@ test('a request raised in the field is planned and processed offline on a phone'
     await page.getByRole('button', { name: 'Enregistrer' }).click();
     await expect(page.getByText(QUEUED).first()).toBeVisible();
 
-    // 6. Back online: the outbox sends it, the request is done.
+  // 6. Back online: the outbox sends it, the request is done.
     await phone.setOffline(false);
     await expect
       .poll(
