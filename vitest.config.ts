@@ -16,6 +16,9 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts'],
+          // One migrated database to copy for every test database (tests/helpers/test-app.ts).
+          globalSetup: ['tests/helpers/server-global-setup.ts'],
+          isolate: false,
           testTimeout: 30000,
           hookTimeout: 60000,
         },

@@ -2,8 +2,9 @@
 // default, and a fresh PostgreSQL database per test file when TEST_DATABASE_URL is set.
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
-import { expect } from 'vitest';
-import { openDatabase, openPostgres, type DatabaseHandle, type Db } from '../../src/server/db/client.js';
+import fs from 'node:fs';
+import { expect, inject } from 'vitest';
+import { openDatabase, openPGlite, openPostgres, type DatabaseHandle, type Db } from '../../src/server/db/client.js';
 import { migrate } from '../../src/server/db/migrate.js';
 import { createApp, type AppConfig } from '../../src/server/app.js';
 import { createMemoryMailer } from '../../src/server/mailer.js';
@@ -12,23 +13,57 @@ import { seedCities } from '../../src/server/db/seed.js';
 
 export const TEST_DRIVERS: ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
+/**
+ * The files of a migrated in-memory database, read once per test file from what the global set-up
+ * wrote (server-global-setup.ts), or made here when a file runs without it: each test database
+ * starts from a copy (about 0.3 s) instead of initialising and migrating (about 1.7 s).
+ */
+let migratedPGlite: Promise<Blob> | undefined;
+function migratedImage(): Promise<Blob> {
+  migratedPGlite ??= (async () => {
+    const file = inject('pgliteImage');
+    if (file && fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
+    const h = await openPGlite(null, { worker: false });
+    try {
+      await migrate(h.db);
+      return await h.image!();
+    } finally {
+      await h.close();
+    }
+  })();
+  return migratedPGlite;
+}
+
 /** A fresh database, migrated unless `migrated: false` (for the tests of the migrations themselves). */
 export async function openTestDatabase(driver: 'pglite' | 'postgres', opts: { migrated?: boolean } = {}): Promise<DatabaseHandle & { url?: string }> {
   const migrated = opts.migrated ?? true;
   if (driver === 'pglite') {
-    const h = await openDatabase({ memory: true });
-    if (migrated) await migrate(h.db);
-    return h;
+    if (!migrated) return openDatabase({ memory: true });
+    return openPGlite(null, { worker: false, image: await migratedImage() });
   }
   const baseUrl = process.env.TEST_DATABASE_URL!;
   const name = `compost_t_${crypto.randomBytes(6).toString('hex')}`;
   const admin = await openPostgres(baseUrl);
-  await sql.raw(`CREATE DATABASE ${name}`).execute(admin.db);
-  await admin.close();
+  // A migrated database is a copy of the run's template when there is one.
+  const template = migrated ? inject('postgresTemplate') : '';
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await sql.raw(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`).execute(admin.db);
+        break;
+      } catch (e) {
+        // 55006: the template's last set-up connection is still closing.
+        if ((e as { code?: string }).code !== '55006' || attempt >= 50) throw e;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  } finally {
+    await admin.close();
+  }
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   const h = await openPostgres(url.toString());
-  if (migrated) await migrate(h.db);
+  if (migrated && !template) await migrate(h.db);
   return {
     db: h.db,
     kind: 'postgres',
@@ -38,18 +73,16 @@ export async function openTestDatabase(driver: 'pglite' | 'postgres', opts: { mi
     async close() {
       await h.close();
       // pg's pool.end() resolves before its connections have finished closing: wait for
-      // them instead of killing them (a forced drop makes them throw in this process).
+      // them instead of killing them (a forced drop makes them throw in this process). A
+      // connection a test left open on purpose (a silent relay) is ended by force after 3 s;
+      // a plain DROP that meets one would itself wait 5 s per attempt.
       const a = await openPostgres(baseUrl);
       try {
-        for (let attempt = 0; ; attempt++) {
-          try {
-            await sql.raw(`DROP DATABASE IF EXISTS ${name}`).execute(a.db);
-            break;
-          } catch (e) {
-            if ((e as { code?: string }).code !== '55006' || attempt >= 50) throw e;
-            await new Promise((r) => setTimeout(r, 100));
-          }
-        }
+        const connected = async () =>
+          Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = ${name}`.execute(a.db)).rows[0].n);
+        const deadline = Date.now() + 3000;
+        while ((await connected()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        await sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).execute(a.db);
       } finally {
         await a.close();
       }

@@ -32,8 +32,12 @@ function liftoffOnly() {
   v8.setFlagsFromString('--liftoff-only');
 }
 
-/** A directory, or null for a database in memory (tests). */
-export async function createPGlite(dir: string | null): Promise<PGlite> {
+/**
+ * A directory, or null for a database in memory (tests). `image` (a database in memory only)
+ * starts from the files of another one, as `PGlite.dumpDataDir` wrote them: a migrated copy
+ * opens in a quarter of the time a fresh database takes to initialise and migrate.
+ */
+export async function createPGlite(dir: string | null, opts: { image?: Blob } = {}): Promise<PGlite> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { unaccent } = await import('@electric-sql/pglite/contrib/unaccent');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
@@ -42,5 +46,6 @@ export async function createPGlite(dir: string | null): Promise<PGlite> {
     extensions: { unaccent, pg_trgm },
     parsers: { 1700: (v: string) => Number(v), 20: (v: string) => Number(v) },
     startParams: [...PGlite.defaultStartParams, ...Object.entries(PGLITE_SETTINGS).flatMap(([k, v]) => ['-c', `${k}=${v}`])],
+    ...(opts.image && dir === null ? { loadDataDir: opts.image } : {}),
   });
 }

@@ -128,7 +128,11 @@ export function pgliteWorkerWanted(dir: string | null, env: NodeJS.ProcessEnv = 
   return dir !== null;
 }
 
-export async function openPGlite(dir: string | null, opts: { worker?: boolean } = {}): Promise<DatabaseHandle> {
+/**
+ * `image`: a database in memory on the main thread starts from these files (see createPGlite);
+ * such a handle also offers `image()`, its own files, for the next copy.
+ */
+export async function openPGlite(dir: string | null, opts: { worker?: boolean; image?: Blob } = {}): Promise<DatabaseHandle & { image?: () => Promise<Blob> }> {
   const worker = opts.worker ?? pgliteWorkerWanted(dir);
   let unlock = () => {};
   if (dir) {
@@ -136,7 +140,7 @@ export async function openPGlite(dir: string | null, opts: { worker?: boolean } 
     unlock = takeLock(dir);
   }
   try {
-    const pglite = worker ? await PGliteWorkerClient.start(dir) : await createPGlite(dir);
+    const pglite = worker ? await PGliteWorkerClient.start(dir) : await createPGlite(dir, { image: opts.image });
     // One process holds the directory: its own writes are every change there is.
     const changes = new AuthChanges(true);
     const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite, new ConnectionWatcher(changes)) });
@@ -149,6 +153,7 @@ export async function openPGlite(dir: string | null, opts: { worker?: boolean } 
         await pglite.close();
         unlock();
       },
+      ...(pglite instanceof PGliteWorkerClient || dir !== null ? {} : { image: () => pglite.dumpDataDir('none') }),
     };
   } catch (e) {
     unlock();

@@ -15,6 +15,8 @@ export const backupStatusSchema = z.object({
   taille: z.number().nullable(),
   /** Why the last attempt failed, when it failed after the newest backup; else null. */
   erreur: z.string().nullable(),
+  /** The last attempt failed, or (daily backup on) no backup for two days: administrators are mailed. */
+  enRetard: z.boolean(),
 });
 export type BackupStatusBody = z.infer<typeof backupStatusSchema>;
 

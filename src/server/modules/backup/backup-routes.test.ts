@@ -51,7 +51,7 @@ describe.each(TEST_DRIVERS)('backup routes and metrics (%s)', (driver) => {
     expect((await ctx.app.inject({ method: 'POST', url: '/api/admin/sauvegarde/run', headers: { cookie: siteAdmin.cookie } })).statusCode).toBe(403);
 
     const empty = await ctx.app.inject({ method: 'GET', url: '/api/admin/sauvegarde/status', headers: { cookie: admin.cookie } });
-    expect(empty.json()).toEqual({ derniere: null, fichier: null, taille: null, erreur: null });
+    expect(empty.json()).toEqual({ derniere: null, fichier: null, taille: null, erreur: null, enRetard: false });
 
     const run = await ctx.app.inject({ method: 'POST', url: '/api/admin/sauvegarde/run', headers: { cookie: admin.cookie } });
     expect(run.statusCode, run.body).toBe(200);
@@ -66,7 +66,7 @@ describe.each(TEST_DRIVERS)('backup routes and metrics (%s)', (driver) => {
     expect(fs.readdirSync(dir)).toEqual([path.basename(body.fichier)]);
 
     const status = (await ctx.app.inject({ method: 'GET', url: '/api/admin/sauvegarde/status', headers: { cookie: admin.cookie } })).json();
-    expect(status).toEqual({ derniere: expect.any(String), fichier: body.fichier, taille: body.taille, erreur: null });
+    expect(status).toEqual({ derniere: expect.any(String), fichier: body.fichier, taille: body.taille, erreur: null, enRetard: false });
   }, 120_000);
 
   it('says why a backup failed, and leaves no file behind', async () => {
@@ -74,7 +74,7 @@ describe.each(TEST_DRIVERS)('backup routes and metrics (%s)', (driver) => {
     fs.writeFileSync(file, '');
     const job = createBackupJob({ db: ctx.db, config: { at: 'off', dir: path.join(file, 'sub'), keep: 2 } });
     await expect(job.run()).rejects.toThrow();
-    expect(job.status()).toEqual({ derniere: null, fichier: null, taille: null, erreur: expect.stringMatching(/ENOTDIR|not a directory/) });
+    expect(job.status()).toEqual({ derniere: null, fichier: null, taille: null, erreur: expect.stringMatching(/ENOTDIR|not a directory/), enRetard: true });
     fs.rmSync(file);
   });
 

@@ -7,6 +7,7 @@ import { errorBodySchema } from '../../../shared/errors.js';
 import { BACKUP_MESSAGES, backupRunResultSchema, backupStatusSchema } from '../../../shared/schemas/backup.js';
 import { ConflictError, HttpError } from '../../errors.js';
 import { createBackupJob, startBackupScheduler, type BackupConfig } from './backup.service.js';
+import { createBackupAlarm } from './backup.alarm.js';
 
 export type BackupDeps = AppDeps & { config: AppDeps['config'] & { backup?: BackupConfig } };
 
@@ -21,14 +22,20 @@ export default async function backupRoutes(fastify: FastifyInstance, deps: Backu
 
   if (job && config && config.at !== 'off') {
     let scheduler: ReturnType<typeof startBackupScheduler> | null = null;
+    const alarm = createBackupAlarm({ db: deps.db, mailer: deps.mailer, appName: deps.config.APP_NAME, log: fastify.log });
     fastify.addHook('onReady', async () => {
-      scheduler = startBackupScheduler(job, config.at);
+      scheduler = startBackupScheduler(job, config.at, {
+        afterRun: () => {
+          const status = job.status();
+          return alarm.warn(status, status.enRetard, new Date());
+        },
+      });
     });
     fastify.addHook('onClose', async () => scheduler?.stop());
   }
 
   app.get('/admin/sauvegarde/status', { onRequest: admin, schema: { response: { 200: backupStatusSchema } } }, () =>
-    job ? job.status() : { derniere: null, fichier: null, taille: null, erreur: null },
+    job ? job.status() : { derniere: null, fichier: null, taille: null, erreur: null, enRetard: false },
   );
 
   app.post('/admin/sauvegarde/run', { onRequest: admin, schema: { response: { 200: backupRunResultSchema, 409: errorBodySchema } } }, async () => {

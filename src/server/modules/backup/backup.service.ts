@@ -9,6 +9,7 @@ import type { Db } from '../../db/client.js';
 import { lastSlot, nextSlot } from '../alerts/public.js';
 import { writeBackup, type BackupResult } from './backup.dump.js';
 import type { BackupConfig } from './backup.config.js';
+import { backupOverdue } from './backup.alarm.js';
 
 export type { BackupConfig } from './backup.config.js';
 
@@ -22,6 +23,8 @@ export interface BackupStatus {
   fichier: string | null;
   taille: number | null;
   erreur: string | null;
+  /** The last attempt failed, or (daily backup on) none for two days: someone must look. */
+  enRetard: boolean;
 }
 
 /** The file name of a backup made at `time`. */
@@ -55,6 +58,7 @@ export type BackupOutcome = { status: 'done'; result: BackupResult } | { status:
 
 export function createBackupJob(deps: { db: Db; config: BackupConfig; log?: Pick<FastifyBaseLogger, 'info' | 'error'>; now?: () => Date }) {
   const clock = deps.now ?? (() => new Date());
+  const since = clock();
   let lastError: { at: Date; message: string } | null = null;
   let running: Promise<BackupOutcome> | null = null;
 
@@ -94,12 +98,15 @@ export function createBackupJob(deps: { db: Db; config: BackupConfig; log?: Pick
     },
     status(): BackupStatus {
       const newest = listBackups(deps.config.dir)[0];
+      const derniere = newest ? newest.time.toISOString() : null;
+      // A failure older than the last backup is over.
+      const erreur = lastError && (!newest || lastError.at.getTime() > newest.time.getTime()) ? lastError.message : null;
       return {
-        derniere: newest ? newest.time.toISOString() : null,
+        derniere,
         fichier: newest ? path.join(deps.config.dir, newest.name) : null,
         taille: newest ? newest.size : null,
-        // A failure older than the last backup is over.
-        erreur: lastError && (!newest || lastError.at.getTime() > newest.time.getTime()) ? lastError.message : null,
+        erreur,
+        enRetard: backupOverdue({ derniere, erreur }, deps.config, clock(), since),
       };
     },
   };
@@ -107,13 +114,21 @@ export function createBackupJob(deps: { db: Db; config: BackupConfig; log?: Pick
 
 export type BackupJob = ReturnType<typeof createBackupJob>;
 
-/** Runs the backup at every BACKUP_AT, and at once when the last one was missed (server down). */
-export function startBackupScheduler(job: BackupJob, at: string, opts: { now?: () => Date } = {}) {
+/**
+ * Runs the backup at every BACKUP_AT, and at once when the last one was missed (server down).
+ * `afterRun` follows each scheduled run, made, skipped or failed (the alarm's check).
+ */
+export function startBackupScheduler(job: BackupJob, at: string, opts: { now?: () => Date; afterRun?: () => Promise<unknown> } = {}) {
   const clock = opts.now ?? (() => new Date());
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
   let current: Promise<unknown> = Promise.resolve();
-  const runDue = () => (current = job.run(lastSlot(at, clock())).catch(() => undefined));
+  const runDue = () =>
+    (current = job
+      .run(lastSlot(at, clock()))
+      .catch(() => undefined)
+      .then(() => opts.afterRun?.())
+      .catch(() => undefined));
   const plan = () => {
     if (stopped) return;
     timer = setTimeout(() => void runDue().then(plan), Math.max(0, nextSlot(at, clock()).getTime() - clock().getTime()));

@@ -18,6 +18,7 @@ import { AddSiteDialog, EditSiteDialog } from './site-form-dialog';
 import { SiteInterventionsDialog } from './site-interventions-dialog';
 import { SiteReferentsDialog } from './site-referents-dialog';
 import { exportSites, sitesKeys, siteStatutsQuery, villesQuery } from './sites.api';
+import { BackupNotice } from '../backup/public';
 
 type SiteFilter = { nom?: string; ville?: string[]; adresse?: string; type?: string; statut?: string[] };
 
@@ -165,6 +166,7 @@ export function SitesPage() {
 
   return (
     <>
+      <BackupNotice />
       <DataTable
         title="Sites"
         list={list}

@@ -1,0 +1,59 @@
+// Runs once before the server tests: migrates one in-memory PGlite database and keeps its files
+// in a temporary file, and (with TEST_DATABASE_URL) migrates one PostgreSQL database to serve as
+// a template. Each test database then starts as a copy (test-app.ts): about 0.3 s on PGlite
+// instead of 1.7 s to initialise and migrate, and a file copy on PostgreSQL instead of 29
+// migrations. Both are removed when the run ends.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import type { TestProject } from 'vitest/node';
+import { openPGlite, openPostgres } from '../../src/server/db/client.js';
+import { migrate } from '../../src/server/db/migrate.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A file holding a migrated PGlite database (PGlite.dumpDataDir). */
+    pgliteImage: string;
+    /** A migrated PostgreSQL database to copy, on the server of TEST_DATABASE_URL ('' without one). */
+    postgresTemplate: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'compost-test-image-'));
+  const imageFile = path.join(dir, 'migrated.tar');
+  const h = await openPGlite(null, { worker: false });
+  try {
+    await migrate(h.db);
+    fs.writeFileSync(imageFile, Buffer.from(await (await h.image!()).arrayBuffer()));
+  } finally {
+    await h.close();
+  }
+  project.provide('pgliteImage', imageFile);
+
+  let template = '';
+  const baseUrl = process.env.TEST_DATABASE_URL;
+  if (baseUrl) {
+    template = `compost_tpl_${crypto.randomBytes(6).toString('hex')}`;
+    const admin = await openPostgres(baseUrl);
+    await sql.raw(`CREATE DATABASE ${template}`).execute(admin.db);
+    await admin.close();
+    const url = new URL(baseUrl);
+    url.pathname = `/${template}`;
+    const t = await openPostgres(url.toString());
+    await migrate(t.db);
+    await t.close();
+  }
+  project.provide('postgresTemplate', template);
+
+  return async () => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    if (template && baseUrl) {
+      const admin = await openPostgres(baseUrl);
+      await sql.raw(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`).execute(admin.db);
+      await admin.close();
+    }
+  };
+}
