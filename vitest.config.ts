@@ -18,6 +18,9 @@ export default defineConfig({
           include: ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts'],
           // One migrated database to copy for every test database (tests/helpers/test-app.ts).
           globalSetup: ['tests/helpers/server-global-setup.ts'],
+          // The server test files share one module graph per worker: each file built the whole
+          // app's imports again (2-3 s a file). They mock no module, and every file opens its own
+          // database and app; a module-level value a test changes is put back in its finally.
           isolate: false,
           testTimeout: 30000,
           hookTimeout: 60000,
