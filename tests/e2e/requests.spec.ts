@@ -97,7 +97,9 @@ test('a request raised in the field is planned and processed offline on a phone'
     await card.getByRole('button', { name: 'Programmer' }).click();
     const planDialog = page.getByRole('dialog', { name: 'Programmer' });
     await planDialog.getByLabel(/Date prévue de réalisation/).fill(PARIS.format(new Date()));
-    // Escape closes the calendar (it opens above the field) and only the calendar.
+    // The calendar opens above the field (the keyboard takes the bottom of a phone), and Escape
+    // closes it and only it.
+    await expect(page.locator('[data-dates-dropdown]')).toHaveAttribute('data-position', 'top');
     await planDialog.getByLabel(/Date prévue de réalisation/).press('Escape');
     await expect(page.locator('[data-dates-dropdown]')).toHaveCount(0);
     await expect(planDialog).toBeVisible();

@@ -4,8 +4,8 @@
 // database is held by a running server, which then makes the backup itself (BACKUP_AT, or
 // POST /api/admin/sauvegarde/run).
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../config.js';
-import { DatabaseLockedError, openDatabase } from '../db/client.js';
+import { DatabaseLockedError } from '../db/client.js';
+import { cliConfig, withCliDatabase } from './cli-support.js';
 import { writeBackup } from '../modules/backup/backup.dump.js';
 import { backupFileName } from '../modules/backup/backup.service.js';
 import { parseBackupConfig } from '../modules/backup/backup.config.js';
@@ -17,40 +17,29 @@ async function main(): Promise<number> {
     console.error('Usage : npm run backup [-- --out fichier.jsonl.gz]');
     return 1;
   }
-  let config, backup;
-  try {
-    config = loadConfig();
-    backup = parseBackupConfig(process.env, config.dataDir);
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(e.message);
-      return 2;
-    }
-    throw e;
-  }
+  const config = cliConfig();
+  const backup = config && cliConfig(() => parseBackupConfig(process.env, config.dataDir));
+  if (!config || !backup) return 2;
   const file = args[1] ? path.resolve(args[1]) : path.join(backup.dir, backupFileName(new Date()));
-  let handle;
-  try {
-    handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
-  } catch (e) {
-    if (e instanceof DatabaseLockedError) {
-      console.error(`${e.message}\nLe serveur en marche fait lui-même la sauvegarde : chaque jour à BACKUP_AT, ou à la demande (POST /api/admin/sauvegarde/run, compte administrateur).`);
-    } else console.error(`Impossible d’ouvrir la base de données : ${(e as Error).message}`);
-    return 1;
-  }
-  try {
-    const result = (await writeBackup(handle.db, file))!;
-    const rows = result.header.tables.reduce((n, t) => n + t.rows, 0);
-    console.log(`Sauvegarde écrite : ${result.path}`);
-    console.log(`Taille : ${formatSize(result.size)} (${result.size} octets), ${rows} lignes, schéma n°${result.header.schema}`);
-    console.log(`SHA-256 : ${result.sha256}`);
-    return 0;
-  } catch (e) {
-    console.error(`Sauvegarde impossible : ${(e as Error).message}`);
-    return 1;
-  } finally {
-    await handle.close();
-  }
+  return withCliDatabase(
+    config,
+    async (handle) => {
+      const result = (await writeBackup(handle.db, file))!;
+      const rows = result.header.tables.reduce((n, t) => n + t.rows, 0);
+      console.log(`Sauvegarde écrite : ${result.path}`);
+      console.log(`Taille : ${formatSize(result.size)} (${result.size} octets), ${rows} lignes, schéma n°${result.header.schema}`);
+      console.log(`SHA-256 : ${result.sha256}`);
+      return 0;
+    },
+    {
+      migrate: false,
+      openError: (e) =>
+        e instanceof DatabaseLockedError
+          ? `${e.message}\nLe serveur en marche fait lui-même la sauvegarde : chaque jour à BACKUP_AT, ou à la demande (POST /api/admin/sauvegarde/run, compte administrateur).`
+          : `Impossible d’ouvrir la base de données : ${e.message}`,
+      failure: (e) => `Sauvegarde impossible : ${e.message}`,
+    },
+  );
 }
 
 process.exitCode = await main();

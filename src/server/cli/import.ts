@@ -6,11 +6,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
 import { sql } from 'kysely';
-import { ConfigError, loadConfig } from '../config.js';
-import { openDatabase } from '../db/client.js';
-import { migrate } from '../db/migrate.js';
+import { cliConfig, withCliDatabase } from './cli-support.js';
 import { createMailer } from '../mailer.js';
-import { HttpError, ValidationError } from '../errors.js';
+import { ValidationError } from '../errors.js';
 import type { CurrentUser } from '../plugins/auth.js';
 import { IMPORT_KINDS, type ImportKind, type ImportProgress } from '../../shared/schemas/imports.js';
 import { createImportsService } from '../modules/imports/imports.service.js';
@@ -38,56 +36,43 @@ async function main(): Promise<number> {
     console.error(`Fichier introuvable : ${file}`);
     return 1;
   }
-  let config;
-  try {
-    config = loadConfig();
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(e.message);
-      return 2;
-    }
-    throw e;
-  }
+  const config = cliConfig();
+  if (!config) return 2;
   const log = pino({ level: 'warn' });
-  const handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
-  try {
-    await migrate(handle.db);
-    // Lines with no intervenant are put on the first administrator, as the screen puts them on whoever imports.
-    const admin = await sql<CurrentUser>`
-      SELECT a.id, a.kind, coalesce(a.identifiant, a.email) AS username, a.nom, a.prenom, ARRAY['ROLE_ADMIN'] AS roles
-      FROM account a JOIN account_role ar ON ar.account_id = a.id JOIN role r ON r.id = ar.role_id
-      WHERE r.code = 'ROLE_ADMIN' AND a.actif ORDER BY a.id LIMIT 1`.execute(handle.db);
-    if (!admin.rows[0]) {
-      console.error('Aucun administrateur actif : créez-en un avant d’importer.');
-      return 1;
-    }
-    const mailer = createMailer({ smtpUrl: config.SMTP_URL, mailDir: path.join(config.dataDir, 'mail'), from: config.MAIL_FROM, log });
-    const service = createImportsService({ db: handle.db, mailer, config }, log);
-    const apply = flags.has('--apply');
-    const report = await service.run(kind as ImportKind, fs.readFileSync(file), {
-      mode: apply ? 'import' : 'essai',
-      user: admin.rows[0],
-      invite: flags.has('--invitations'),
-      onProgress: progressBar,
-    });
-    for (const e of report.erreurs) console.log(`Ligne ${e.ligne}, colonne « ${e.colonne} » : ${e.message}`);
-    for (const e of report.avertissements) console.log(`Avertissement ligne ${e.ligne}, colonne « ${e.colonne} » : ${e.message}`);
-    const done = apply && report.erreurs.length === 0;
-    console.log(
-      `${report.lignes} ligne(s) : ${report.crees} ${done ? 'créée(s)' : 'à créer'}, ${report.modifies} ${done ? 'modifiée(s)' : 'à modifier'}, ${report.inchanges} inchangée(s), ${report.erreurs.length} erreur(s).`,
-    );
-    if (report.erreurs.length) console.log('Le fichier contient des erreurs : rien n’a été importé.');
-    else if (!apply) console.log('Essai seulement : relancez avec --apply pour importer.');
-    if (report.invitations) console.log(`${report.invitations} invitation(s) envoyée(s).`);
-    return report.erreurs.length ? 1 : 0;
-  } catch (e) {
-    if (e instanceof ValidationError) console.error(e.errors.map((x) => x.error).join('\n'));
-    else if (e instanceof HttpError) console.error(e.message);
-    else console.error((e as Error).message);
-    return 1;
-  } finally {
-    await handle.close();
-  }
+  return withCliDatabase(
+    config,
+    async (handle) => {
+      // Lines with no intervenant are put on the first administrator, as the screen puts them on whoever imports.
+      const admin = await sql<CurrentUser>`
+        SELECT a.id, a.kind, coalesce(a.identifiant, a.email) AS username, a.nom, a.prenom, ARRAY['ROLE_ADMIN'] AS roles
+        FROM account a JOIN account_role ar ON ar.account_id = a.id JOIN role r ON r.id = ar.role_id
+        WHERE r.code = 'ROLE_ADMIN' AND a.actif ORDER BY a.id LIMIT 1`.execute(handle.db);
+      if (!admin.rows[0]) {
+        console.error('Aucun administrateur actif : créez-en un avant d’importer.');
+        return 1;
+      }
+      const mailer = createMailer({ smtpUrl: config.SMTP_URL, mailDir: path.join(config.dataDir, 'mail'), from: config.MAIL_FROM, log });
+      const service = createImportsService({ db: handle.db, mailer, config }, log);
+      const apply = flags.has('--apply');
+      const report = await service.run(kind as ImportKind, fs.readFileSync(file), {
+        mode: apply ? 'import' : 'essai',
+        user: admin.rows[0],
+        invite: flags.has('--invitations'),
+        onProgress: progressBar,
+      });
+      for (const e of report.erreurs) console.log(`Ligne ${e.ligne}, colonne « ${e.colonne} » : ${e.message}`);
+      for (const e of report.avertissements) console.log(`Avertissement ligne ${e.ligne}, colonne « ${e.colonne} » : ${e.message}`);
+      const done = apply && report.erreurs.length === 0;
+      console.log(
+        `${report.lignes} ligne(s) : ${report.crees} ${done ? 'créée(s)' : 'à créer'}, ${report.modifies} ${done ? 'modifiée(s)' : 'à modifier'}, ${report.inchanges} inchangée(s), ${report.erreurs.length} erreur(s).`,
+      );
+      if (report.erreurs.length) console.log('Le fichier contient des erreurs : rien n’a été importé.');
+      else if (!apply) console.log('Essai seulement : relancez avec --apply pour importer.');
+      if (report.invitations) console.log(`${report.invitations} invitation(s) envoyée(s).`);
+      return report.erreurs.length ? 1 : 0;
+    },
+    { failure: (e) => (e instanceof ValidationError ? e.errors.map((x) => x.error).join('\n') : e.message) },
+  );
 }
 
 process.exitCode = await main();

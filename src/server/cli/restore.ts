@@ -1,8 +1,7 @@
 // `npm run restore -- FILE [--force]`: loads a backup into the database the server would use
 // (DATABASE_URL, or the embedded one of DATA_DIR), which must be empty unless --force. The file
 // is checked whole before the database is opened; the load is one transaction.
-import { ConfigError, loadConfig } from '../config.js';
-import { openDatabase } from '../db/client.js';
+import { cliConfig, withCliDatabase } from './cli-support.js';
 import { fileSha256 } from '../modules/backup/backup.format.js';
 import { checkBackup, restoreBackup } from '../modules/backup/backup.restore.js';
 
@@ -15,16 +14,8 @@ async function main(): Promise<number> {
     return 1;
   }
   const file = files[0];
-  let config;
-  try {
-    config = loadConfig();
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(e.message);
-      return 2;
-    }
-    throw e;
-  }
+  const config = cliConfig();
+  if (!config) return 2;
   try {
     const header = await checkBackup(file);
     console.log(`Sauvegarde vérifiée : ${header.createdAt}, schéma n°${header.schema}, base ${header.engine}, SHA-256 ${await fileSha256(file)}`);
@@ -32,25 +23,17 @@ async function main(): Promise<number> {
     console.error((e as Error).message);
     return 1;
   }
-  let handle;
-  try {
-    handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
-  } catch (e) {
-    console.error(`Impossible d’ouvrir la base de données : ${(e as Error).message}`);
-    return 1;
-  }
-  try {
-    const { header, migrated } = await restoreBackup(handle.db, file, { force });
-    const rows = header.tables.reduce((n, t) => n + t.rows, 0);
-    console.log(`Restauration terminée : ${rows} lignes dans ${header.tables.length} tables.`);
-    if (migrated.length) console.log(`Migrations appliquées ensuite : ${migrated.join(', ')}.`);
-    return 0;
-  } catch (e) {
-    console.error(`Restauration impossible, la base est restée telle qu’elle était : ${(e as Error).message}`);
-    return 1;
-  } finally {
-    await handle.close();
-  }
+  return withCliDatabase(
+    config,
+    async (handle) => {
+      const { header, migrated } = await restoreBackup(handle.db, file, { force });
+      const rows = header.tables.reduce((n, t) => n + t.rows, 0);
+      console.log(`Restauration terminée : ${rows} lignes dans ${header.tables.length} tables.`);
+      if (migrated.length) console.log(`Migrations appliquées ensuite : ${migrated.join(', ')}.`);
+      return 0;
+    },
+    { migrate: false, failure: (e) => `Restauration impossible, la base est restée telle qu’elle était : ${e.message}` },
+  );
 }
 
 process.exitCode = await main();

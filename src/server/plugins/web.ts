@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
+import { escapeHtml } from '../html.js';
 
 /** Where Vite writes the public page's HTML (its input path, vite.config.ts). */
 export const PUBLIC_SITE_HTML = path.join('src', 'web', 'modules', 'public-sites', 'public-site.html');
@@ -22,8 +23,6 @@ const NOT_FOUND_PAGE = `<!doctype html>
 </body>
 </html>
 `;
-
-const escapeHtml = (v: string) => v.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
  * The page with the site's data inlined (as JSON no script runs: `<` escaped) and its name as

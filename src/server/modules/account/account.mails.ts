@@ -1,14 +1,11 @@
 // The French e-mails of the account domain: address validation after signup and password
 // reset. Plain text first (what every client shows), with a simple HTML twin.
 import type { Mail } from '../../mailer.js';
+import { escapeHtml } from '../../html.js';
 
 export const CONFIRMATION_SUBJECT = 'Validation de votre adresse mail';
 export const RESET_SUBJECT = 'Réinitialisation de votre mot de passe';
 export const SIGNUP_ATTEMPT_SUBJECT = 'Tentative d’inscription avec votre adresse mail';
-
-function escapeHtml(v: string): string {
-  return v.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 function greeting(person: { nom: string; prenom: string | null }): string {
   const name = [person.prenom, person.nom].filter(Boolean).join(' ');

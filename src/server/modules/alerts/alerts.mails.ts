@@ -5,6 +5,7 @@
 import type { Mail } from '../../mailer.js';
 import { formatParisDate } from '../../../shared/dates.js';
 import { REQUEST_ALERT_KINDS, type AlertKind } from '../../../shared/schemas/alerts.js';
+import { escapeHtml } from '../../html.js';
 
 /** Most lines a digest lists; the rest are on the 'Alertes' page it links to. */
 export const DIGEST_MAX_LINES = 100;
@@ -28,10 +29,6 @@ export interface DigestLineInput {
 
 /** A digest is a Mail with the List-Unsubscribe headers. */
 export type DigestMail = Mail & { headers: Record<string, string> };
-
-export function escapeHtml(v: string): string {
-  return v.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 export function digestSubject(appName: string, total: number): string {
   return `[${appName}] ${total === 1 ? '1 nouvelle alerte' : `${total} nouvelles alertes`}`;

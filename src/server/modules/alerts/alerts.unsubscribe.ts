@@ -5,7 +5,7 @@
 // preferences); a GET, which mail clients and link scanners may send, changes nothing and shows
 // a small page whose button makes that POST.
 import crypto from 'node:crypto';
-import { escapeHtml } from './alerts.mails.js';
+import { escapeHtml } from '../../html.js';
 
 export const UNSUBSCRIBE_PATH = '/api/alerte/desabonnement';
 

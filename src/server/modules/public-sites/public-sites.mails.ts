@@ -3,12 +3,9 @@
 // simple HTML twin, like the account e-mails.
 import type { Mail } from '../../mailer.js';
 import { formatParisDate } from '../../../shared/dates.js';
+import { escapeHtml } from '../../html.js';
 
 export const REPORT_HANDLED_SUBJECT = 'Votre signalement sur un site de compostage';
-
-function escapeHtml(v: string): string {
-  return v.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 export interface ReportHandledMail {
   appName: string;

@@ -1,0 +1,83 @@
+// `npm run backup` and `npm run restore` as an operator runs them, on embedded databases in
+// DATA_DIR: a backup to a chosen file with its checksum printed, a restore into an empty
+// directory, a restore refused on a non-empty one, the server's lock respected, a bad setting named.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../db/client.js';
+import { migrate } from '../../db/migrate.js';
+import { seedCities } from '../../db/seed.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const tempDir = (name: string) => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), `compost-${name}-`));
+  dirs.push(d);
+  return d;
+};
+
+function run(script: 'backup' | 'restore', args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', `src/server/cli/${script}.ts`, ...args], {
+    env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+describe('npm run backup and npm run restore', { timeout: 180_000 }, () => {
+  it('back up one embedded database and restore it into an empty one, and refuse what would lose data', async () => {
+    const source = tempDir('backup-cli-source');
+    const h = await openDatabase({ dataDir: source });
+    await migrate(h.db);
+    await seedCities(h.db, '242900314');
+    const cities = (await h.db.selectFrom('ville').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+
+    // The server holds the embedded database: the command says who makes the backup then.
+    const out = path.join(tempDir('backup-cli-out'), 'compost.jsonl.gz');
+    const locked = await run('backup', ['--out', out], { DATA_DIR: source });
+    expect(locked.code).toBe(1);
+    expect(locked.stderr).toContain('Le serveur en marche fait lui-même la sauvegarde');
+    expect(fs.existsSync(out)).toBe(false);
+    await h.close();
+
+    const made = await run('backup', ['--out', out], { DATA_DIR: source });
+    expect(made.stderr).toBe('');
+    expect(made.code).toBe(0);
+    expect(made.stdout).toContain(`Sauvegarde écrite : ${out}`);
+    const sha = crypto.createHash('sha256').update(fs.readFileSync(out)).digest('hex');
+    expect(made.stdout).toContain(`SHA-256 : ${sha}`);
+
+    const target = tempDir('backup-cli-target');
+    const restored = await run('restore', [out], { DATA_DIR: target });
+    expect(restored.stderr).toBe('');
+    expect(restored.code).toBe(0);
+    expect(restored.stdout).toContain(`SHA-256 ${sha}`);
+    expect(restored.stdout).toMatch(/Restauration terminée : \d+ lignes dans \d+ tables\./);
+    const copy = await openDatabase({ dataDir: target });
+    try {
+      expect((await copy.db.selectFrom('ville').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n).toBe(cities);
+    } finally {
+      await copy.close();
+    }
+
+    // A second restore would replace what is there: refused without --force.
+    const again = await run('restore', [out], { DATA_DIR: target });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('Restauration impossible, la base est restée telle qu’elle était');
+
+    // A bad setting is named before anything is opened.
+    const bad = await run('backup', [], { DATA_DIR: source, BACKUP_AT: '25:00' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('BACKUP_AT doit être une heure');
+    const usage = await run('restore', [], { DATA_DIR: target });
+    expect(usage.code).toBe(1);
+    expect(usage.stderr.trim()).toBe('Usage : npm run restore -- fichier.jsonl.gz [--force]');
+  });
+});
