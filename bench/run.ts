@@ -14,7 +14,8 @@
 //                      PostgreSQL of BENCH_DATABASE_URL or TEST_DATABASE_URL: routes through the
 //                      API next to their bare SQL, load, submissions, and at 100k the PGlite figures;
 //   --only <pattern>   runs only the dataset bench's rows whose name matches (a case-insensitive
-//                      regular expression; 'load', 'submissions' and 'pglite' name those parts);
+//                      regular expression; 'load', 'submissions', 'inserts' and 'pglite' name
+//                      those parts);
 //                      the two checks above are then skipped;
 //   --rebuild          rebuilds the dataset even when it exists;
 //   --build-only       builds (or reuses and migrates) the dataset, prints its URL and shape, stops;
