@@ -193,12 +193,18 @@ test("the outbox 'Envois' is in the menu and tells each entry's state, why it wa
   // No network: an entry waits; 'Envoyer maintenant' says there is no network.
   await context.setOffline(true);
   await page.goto(`/admin/fiche/site/${site.id}`);
-  await fillTurning(page, site, 0, 'outbox-1');
+  // A temperature with a decimal comma: the outbox writes it the French way too.
+  const block = page.getByRole('group', { name: 'Action 1' });
+  await block.getByRole('combobox', { name: /Choix de la cellule/ }).selectOption({ label: phoneCellLabel(site, 4) });
+  await block.getByRole('combobox', { name: /Quelle action/ }).selectOption({ label: 'Température' });
+  await block.getByRole('textbox', { name: /Température/ }).fill('48,5');
+  await block.getByLabel(/Observations/).fill(`${RUN}outbox-1`);
   await page.getByRole('button', { name: 'Enregistrer' }).click();
   await expect(page.getByText(QUEUED).first()).toBeVisible();
   await page.getByRole('link', { name: '1 envoi en attente' }).click();
   const card = page.getByRole('listitem', { name: new RegExp(`^${site.code}`) });
   await expect(card.getByText('En attente', { exact: true })).toBeVisible();
+  await expect(card).toContainText('48,5 °C');
   await page.getByRole('button', { name: 'Envoyer maintenant' }).click();
   await expect(page.getByText('Pas de réseau : les saisies seront envoyées automatiquement dès son retour.')).toBeVisible();
 
