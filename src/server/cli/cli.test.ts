@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openPGlite } from '../db/client.js';
 import { SAMPLE_STREETS_FILE } from '../db/seed.js';
+import { runCliProcess } from '../../../tests/helpers/cli-process.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -15,19 +15,9 @@ function tempDir() {
   return d;
 }
 
-/** Runs `npm run <script> -- args` the way package.json does (tsx), on its own data directory. */
-function run(script: 'agents-import' | 'streets-import' | 'admin-password', args: string[], dataDir: string, env: NodeJS.ProcessEnv = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', `src/server/cli/${script}.ts`, ...args], {
-    // DATABASE_URL blank: the embedded database of DATA_DIR, whatever the caller's environment.
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent', ADMIN_PASSWORD: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
-}
+/** Runs `npm run <script> -- args` on its own data directory. */
+const run = (script: 'agents-import' | 'streets-import' | 'admin-password', args: string[], dataDir: string, env: NodeJS.ProcessEnv = {}) =>
+  runCliProcess(script, args, { DATA_DIR: dataDir, ...env });
 
 // Each command starts tsx and opens an embedded database: slow on a busy machine.
 describe('import commands', { timeout: 180_000 }, () => {

@@ -3,23 +3,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runCliProcess } from '../../../../tests/helpers/cli-process.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
-function run(args: string[], dataDir: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli/alerts.ts', ...args], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
-}
+const run = (args: string[], dataDir: string) => runCliProcess('alerts', args, { DATA_DIR: dataDir });
 
 describe('npm run alerts', { timeout: 180_000 }, () => {
   it('computes the alerts once on the database of DATA_DIR and says what it did, and refuses arguments', async () => {

@@ -5,11 +5,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client.js';
 import { migrate } from '../../db/migrate.js';
 import { seedCities } from '../../db/seed.js';
+import { runCliProcess } from '../../../../tests/helpers/cli-process.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -19,17 +19,7 @@ const tempDir = (name: string) => {
   return d;
 };
 
-function run(script: 'backup' | 'restore', args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', `src/server/cli/${script}.ts`, ...args], {
-    env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
-}
+const run = (script: 'backup' | 'restore', args: string[], env: Record<string, string>) => runCliProcess(script, args, env);
 
 describe('npm run backup and npm run restore', { timeout: 180_000 }, () => {
   it('back up one embedded database and restore it into an empty one, and refuse what would lose data', async () => {

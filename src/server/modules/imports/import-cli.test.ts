@@ -4,7 +4,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { text } from 'node:stream/consumers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client.js';
@@ -12,21 +11,12 @@ import { migrate } from '../../db/migrate.js';
 import { seedCities } from '../../db/seed.js';
 import { createAccount } from '../../../../tests/helpers/test-app.js';
 import { templateCsv } from './import-templates.js';
+import { runCliProcess } from '../../../../tests/helpers/cli-process.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
-function run(args: string[], dataDir: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli/import.ts', ...args], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
-}
+const run = (args: string[], dataDir: string) => runCliProcess('import', args, { DATA_DIR: dataDir });
 
 describe('npm run import', { timeout: 180_000 }, () => {
   it('tries a sites file, imports it with --apply, and changes nothing the second time', async () => {
