@@ -142,6 +142,15 @@ export const configSchema = z.object({
   OPEN_DATA_SIREN: optionalString.pipe(
     z.string().regex(/^\d{9}$/, { message: 'OPEN_DATA_SIREN doit être un SIREN de 9 chiffres' }).default('242900314'),
   ),
+  /** The map's tiles (/admin/carte): a URL with {z}, {x} and {y}, and the credit shown under the map. */
+  MAP_TILES_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^https?:\/\/\S+$/, { message: 'MAP_TILES_URL doit être une URL http(s) de tuiles contenant {z}, {x} et {y}' })
+      .refine((u) => ['{z}', '{x}', '{y}'].every((p) => u.includes(p)), { message: 'MAP_TILES_URL doit être une URL http(s) de tuiles contenant {z}, {x} et {y}' })
+      .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  ),
+  MAP_TILES_ATTRIBUTION: text('MAP_TILES_ATTRIBUTION', '© les contributeurs d’OpenStreetMap', 300),
   /** PEM certificate chain and private key: both set, the server speaks HTTPS itself. */
   TLS_CERT: optionalString,
   TLS_KEY: optionalString,

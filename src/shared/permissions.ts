@@ -54,6 +54,10 @@ export const PERMISSIONS = {
   'report.yearly': ['ROLE_ADMIN', 'ROLE_ADMIN_SITE'],
   /** Anonymous reports of a site: ROLE_ADMIN, and referents on their own sites. */
   'signalement.handle': ['ROLE_ADMIN', 'ROLE_USER'],
+  /** The map of the sites (/admin/carte): the roles that see every site, and providers. */
+  'map.view': ['ROLE_ADMIN', 'ROLE_ADMIN_SITE', 'ROLE_PRESTATAIRE'],
+  /** The day's route through the planned requests (/admin/tournee): whoever runs the board. */
+  'route.view': ['ROLE_ADMIN', 'ROLE_PRESTATAIRE'],
   /** Reference lists under /api/admin used by every logged-in screen (years, statuses, active sites). */
   'reference.read': ROLES as unknown as Role[],
 } as const satisfies Record<string, readonly Role[]>;

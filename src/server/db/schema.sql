@@ -1,4 +1,4 @@
--- The schema of a database migrated up to migration 029 (drop-request-months).
+-- The schema of a database migrated up to migration 030 (map-and-route).
 -- Generated from the catalog by `npm run db:schema` (src/server/db/schema-sql.ts); do not edit:
 -- a change of schema is a new migration, then run `npm run db:schema`.
 
@@ -565,8 +565,11 @@ CREATE TABLE account (
   created_at timestamp with time zone DEFAULT now() NOT NULL,
   search_text text GENERATED ALWAYS AS (f_unaccent(lower(((((((nom || ''::text) || COALESCE(prenom, ''::text)) || ''::text) || COALESCE(organisme, ''::text)) || ''::text) || email)))) STORED,
   intervention_sort_key text GENERATED ALWAYS AS (f_unaccent(lower(((nom || ' '::text) || COALESCE(prenom, ''::text))))) STORED,
+  tournee_depart_latitude double precision,
+  tournee_depart_longitude double precision,
   CONSTRAINT account_pkey PRIMARY KEY (id),
   CONSTRAINT account_kind_check CHECK (kind = ANY (ARRAY['user'::text, 'agent'::text])),
+  CONSTRAINT account_tournee_depart_check CHECK ((tournee_depart_latitude IS NULL) = (tournee_depart_longitude IS NULL) AND (tournee_depart_latitude IS NULL OR tournee_depart_latitude >= '-90'::integer::double precision AND tournee_depart_latitude <= 90::double precision) AND (tournee_depart_longitude IS NULL OR tournee_depart_longitude >= '-180'::integer::double precision AND tournee_depart_longitude <= 180::double precision)),
   CONSTRAINT account_type_user_id_fkey FOREIGN KEY (type_user_id) REFERENCES type_user(id)
 );
 
@@ -697,9 +700,11 @@ CREATE TABLE demande_intervention (
   programme_par_id integer,
   date_annulation timestamp with time zone,
   annulee_par_id integer,
+  motif_annulation text,
   CONSTRAINT demande_intervention_pkey PRIMARY KEY (id),
   CONSTRAINT demande_declenchante_fk FOREIGN KEY (intervention_declenchante_id) REFERENCES intervention(id) ON DELETE SET NULL,
   CONSTRAINT demande_intervention_annulee_par_id_fkey FOREIGN KEY (annulee_par_id) REFERENCES account(id),
+  CONSTRAINT demande_intervention_motif_annulation_check CHECK (char_length(motif_annulation) <= 500),
   CONSTRAINT demande_intervention_programme_par_id_fkey FOREIGN KEY (programme_par_id) REFERENCES account(id),
   CONSTRAINT demande_intervention_site_composteur_id_fkey FOREIGN KEY (site_composteur_id) REFERENCES site_composteur(id),
   CONSTRAINT demande_intervention_site_id_fkey FOREIGN KEY (site_id) REFERENCES site(id),
@@ -1030,6 +1035,15 @@ CREATE TABLE statut (
   id integer NOT NULL,
   libelle text NOT NULL,
   CONSTRAINT statut_pkey PRIMARY KEY (id)
+);
+
+CREATE TABLE tournee_ordre (
+  account_id integer NOT NULL,
+  jour date NOT NULL,
+  demandes integer[] NOT NULL,
+  updated_at timestamp with time zone DEFAULT now() NOT NULL,
+  CONSTRAINT tournee_ordre_pkey PRIMARY KEY (account_id, jour),
+  CONSTRAINT tournee_ordre_account_id_fkey FOREIGN KEY (account_id) REFERENCES account(id) ON DELETE CASCADE
 );
 
 CREATE TABLE type_action (

@@ -22,6 +22,9 @@ export interface AccountTable {
   email_valide: Generated<boolean>;
   actif: Generated<boolean>;
   created_at: DefaultTimestamp;
+  /** Where the user's route starts (migration 030); both or neither. */
+  tournee_depart_latitude: ColumnType<number | null, number | null | undefined, number | null>;
+  tournee_depart_longitude: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface Database extends AlertsTables, PhotosTables, PublicSitesTables {
@@ -132,6 +135,8 @@ export interface Database extends AlertsTables, PhotosTables, PublicSitesTables 
     programme_par_id: number | null;
     date_annulation: Timestamp | null;
     annulee_par_id: number | null;
+    /** The reason given when cancelled from the board (migration 030). */
+    motif_annulation: ColumnType<string | null, string | null | undefined, string | null>;
   };
   intervention: {
     id: Generated<number>;
@@ -184,6 +189,8 @@ export interface Database extends AlertsTables, PhotosTables, PublicSitesTables 
   intervention_stats_mois_reseau: StatsLevel & { bande: number };
   /** Interventions per site and Paris month, all actions (migration 012, kept by the same triggers). */
   intervention_stats_site_mois: { mois: Date; site_id: number; nb: number; quantite: number };
+  /** A day's route in the order its user chose by hand (migration 030): request ids, Paris day. */
+  tournee_ordre: { account_id: number; jour: ColumnType<string, string, string>; demandes: number[]; updated_at: DefaultTimestamp };
 }
 
 interface StatsLevel {
