@@ -5,11 +5,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../../config-error.js';
 
+/** Beside the embedded database's files (DATA_DIR). */
+export const CONTROL_SOCKET_NAME = 'sauvegarde.sock';
+
 export interface BackupConfig {
   /** 'HH:MM' Paris time, or 'off'. */
   at: string;
   dir: string;
   keep: number;
+  /**
+   * On the embedded database only: the Unix socket in DATA_DIR where the running server makes a
+   * backup for `npm run backup` (backup.control.ts), which cannot open the locked database itself.
+   */
+  controlSocket?: string;
 }
 
 /** BACKUP_AT, BACKUP_DIR, BACKUP_KEEP (blank means default); every bad value named at once. */
@@ -24,6 +32,7 @@ export function parseBackupConfig(env: NodeJS.ProcessEnv, dataDir: string): Back
   const dir = path.resolve(get('BACKUP_DIR') ?? path.join(dataDir, 'backups'));
   if (fs.existsSync(dir) && !fs.statSync(dir).isDirectory()) errors.push(`BACKUP_DIR: BACKUP_DIR doit être un dossier (${dir} est un fichier)`);
   if (errors.length) throw new ConfigError(`Configuration invalide :\n${errors.map((e) => `  ${e}`).join('\n')}`);
-  return { at, dir, keep };
+  const controlSocket = get('DATABASE_URL') ? undefined : path.join(path.resolve(dataDir), CONTROL_SOCKET_NAME);
+  return { at, dir, keep, ...(controlSocket ? { controlSocket } : {}) };
 }
 

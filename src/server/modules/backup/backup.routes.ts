@@ -6,8 +6,10 @@ import type { AppDeps } from '../../deps.js';
 import { errorBodySchema } from '../../../shared/errors.js';
 import { BACKUP_MESSAGES, backupRunResultSchema, backupStatusSchema } from '../../../shared/schemas/backup.js';
 import { ConflictError, HttpError } from '../../errors.js';
-import { createBackupJob, startBackupScheduler, type BackupConfig } from './backup.service.js';
+import { BACKUP_LOCK, createBackupJob, startBackupScheduler, type BackupConfig } from './backup.service.js';
 import { createBackupAlarm } from './backup.alarm.js';
+import { writeBackup } from './backup.dump.js';
+import { controlAnswer, controlSocketUsable, startBackupControl } from './backup.control.js';
 
 export type BackupDeps = AppDeps & { config: AppDeps['config'] & { backup?: BackupConfig } };
 
@@ -32,6 +34,27 @@ export default async function backupRoutes(fastify: FastifyInstance, deps: Backu
       });
     });
     fastify.addHook('onClose', async () => scheduler?.stop());
+  }
+
+  // `npm run backup` beside a server that holds the embedded database: it asks this process.
+  const socketPath = config?.controlSocket;
+  if (job && socketPath) {
+    let control: Awaited<ReturnType<typeof startBackupControl>> | null = null;
+    fastify.addHook('onReady', async () => {
+      if (!controlSocketUsable(socketPath)) {
+        fastify.log.warn(`Chemin trop long pour ${socketPath} : npm run backup ne pourra pas demander la sauvegarde au serveur (raccourcissez DATA_DIR).`);
+        return;
+      }
+      control = await startBackupControl(socketPath, async (file) => {
+        if (file) {
+          const result = await writeBackup(deps.db, file, { lock: BACKUP_LOCK });
+          return result ? controlAnswer(result) : { ok: false, message: BACKUP_MESSAGES.busy };
+        }
+        const outcome = await job.run();
+        return outcome.status === 'done' ? controlAnswer(outcome.result) : { ok: false, message: BACKUP_MESSAGES.busy };
+      });
+    });
+    fastify.addHook('onClose', async () => control?.close());
   }
 
   app.get('/admin/sauvegarde/status', { onRequest: admin, schema: { response: { 200: backupStatusSchema } } }, () =>
