@@ -21,7 +21,7 @@ function printResult(r: { fichier: string; taille: number; sha256: string; ligne
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   if (!(args.length === 0 || (args.length === 2 && args[0] === '--out' && !args[1].startsWith('-')))) {
-    console.error('Usage : npm run backup [-- --out fichier.jsonl.gz]');
+    console.error('Usage : npm run backup [-- --out fichier.sql.gz]');
     return 1;
   }
   const config = cliConfig();

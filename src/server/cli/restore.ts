@@ -10,7 +10,7 @@ async function main(): Promise<number> {
   const force = args.includes('--force');
   const files = args.filter((a) => a !== '--force');
   if (files.length !== 1 || files[0].startsWith('-')) {
-    console.error('Usage : npm run restore -- fichier.jsonl.gz [--force]');
+    console.error('Usage : npm run restore -- fichier.sql.gz [--force]');
     return 1;
   }
   const file = files[0];

@@ -109,6 +109,6 @@ describe.each(TEST_DRIVERS)('the daily backup alarm (%s)', (driver) => {
     expect(status.enRetard).toBe(true);
     expect(await alarm.warn(status, status.enRetard, now)).toBe(admins.length);
     expect(mailer.sent[0].text).toContain('Aucune sauvegarde n’a été faite depuis plus de deux jours.');
-    expect(backupFileName(new Date(status.derniere!))).toMatch(/^compost-\d{8}-\d{6}\.jsonl\.gz$/);
+    expect(backupFileName(new Date(status.derniere!))).toMatch(/^compost-\d{8}-\d{6}\.sql\.gz$/);
   });
 });

@@ -34,7 +34,7 @@ describe('npm run backup and npm run restore', { timeout: 180_000 }, () => {
     const cities = (await h.db.selectFrom('ville').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
 
     // Another program holds the embedded database and no server answers: the command says so.
-    const out = path.join(tempDir('backup-cli-out'), 'compost.jsonl.gz');
+    const out = path.join(tempDir('backup-cli-out'), 'compost.sql.gz');
     const locked = await run('backup', ['--out', out], { DATA_DIR: source });
     expect(locked.code).toBe(1);
     expect(locked.stderr).toContain(`Aucun serveur Compost ne répond sur ${path.join(source, 'sauvegarde.sock')}`);
@@ -72,7 +72,7 @@ describe('npm run backup and npm run restore', { timeout: 180_000 }, () => {
     expect(bad.stderr).toContain('BACKUP_AT doit être une heure');
     const usage = await run('restore', [], { DATA_DIR: target });
     expect(usage.code).toBe(1);
-    expect(usage.stderr.trim()).toBe('Usage : npm run restore -- fichier.jsonl.gz [--force]');
+    expect(usage.stderr.trim()).toBe('Usage : npm run restore -- fichier.sql.gz [--force]');
   });
 
   it('asks the running server for the backup of the embedded database it holds, to a chosen file or to its backup folder', async () => {
@@ -82,7 +82,7 @@ describe('npm run backup and npm run restore', { timeout: 180_000 }, () => {
     );
     try {
       const sites = (await server.db.selectFrom('ville').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
-      const out = path.join(tempDir('backup-cli-server-out'), 'en-marche.jsonl.gz');
+      const out = path.join(tempDir('backup-cli-server-out'), 'en-marche.sql.gz');
       const made = await run('backup', ['--out', out], { DATA_DIR: dataDir });
       expect(made.stderr).toBe('');
       expect(made.code).toBe(0);

@@ -18,8 +18,9 @@ const TOKEN = 'jeton-de-test-0123456789abcdef';
 
 describe('backup and metrics configuration', () => {
   it('reads BACKUP_AT, BACKUP_DIR, BACKUP_KEEP with their defaults, and names every bad value', () => {
-    expect(parseBackupConfig({}, '/srv/data')).toEqual({ at: '03:15', dir: '/srv/data/backups', keep: 14 });
-    expect(parseBackupConfig({ BACKUP_AT: 'off', BACKUP_DIR: '/mnt/b', BACKUP_KEEP: '3' }, '/srv/data')).toEqual({ at: 'off', dir: '/mnt/b', keep: 3 });
+    // On the embedded database, the socket where the running server makes backups for the command.
+    expect(parseBackupConfig({}, '/srv/data')).toEqual({ at: '03:15', dir: '/srv/data/backups', keep: 14, controlSocket: '/srv/data/sauvegarde.sock' });
+    expect(parseBackupConfig({ BACKUP_AT: 'off', BACKUP_DIR: '/mnt/b', BACKUP_KEEP: '3', DATABASE_URL: 'postgres://h/db' }, '/srv/data')).toEqual({ at: 'off', dir: '/mnt/b', keep: 3 });
     expect(() => parseBackupConfig({ BACKUP_AT: '25:00', BACKUP_KEEP: '0' }, '/srv/data')).toThrow(/BACKUP_AT doit être une heure[\s\S]*BACKUP_KEEP doit être/);
     expect(parseMetricsConfig({})).toEqual({ token: undefined });
     expect(() => parseMetricsConfig({ METRICS_TOKEN: 'court' })).toThrow(/METRICS_TOKEN doit faire au moins 16 caractères/);
@@ -81,20 +82,23 @@ describe.each(TEST_DRIVERS)('backup routes and metrics (%s)', (driver) => {
   it('keeps BACKUP_KEEP backups, and catches up a missed daily backup at start', async () => {
     const own = fs.mkdtempSync(path.join(os.tmpdir(), 'compost-backup-keep-'));
     try {
+      // A backup of the first format (JSON lines), made before the SQL one, counts and rotates too.
+      fs.writeFileSync(path.join(own, 'compost-20291231-100000.jsonl.gz'), 'x');
+      expect(listBackups(own).map((b) => b.name)).toEqual(['compost-20291231-100000.jsonl.gz']);
       let now = new Date('2030-01-01T10:00:00Z');
       const job = createBackupJob({ db: ctx.db, config: { at: '03:15', dir: own, keep: 2 }, now: () => now });
       for (const t of ['2030-01-01T10:00:00Z', '2030-01-02T10:00:00Z', '2030-01-03T10:00:00Z']) {
         now = new Date(t);
         expect((await job.run()).status).toBe('done');
       }
-      expect(listBackups(own).map((b) => b.name)).toEqual(['compost-20300103-100000.jsonl.gz', 'compost-20300102-100000.jsonl.gz']);
+      expect(listBackups(own).map((b) => b.name)).toEqual(['compost-20300103-100000.sql.gz', 'compost-20300102-100000.sql.gz']);
       // The 03:15 backup of the 3rd is done already (10:00): a start that day makes none.
       expect((await job.run(new Date('2030-01-03T02:15:00Z'))).status).toBe('skipped');
       // The next day, the server was down at 03:15: it makes one at start.
       now = new Date('2030-01-04T09:00:00Z');
       const scheduler = startBackupScheduler(job, '03:15', { now: () => now });
       await scheduler.stop();
-      expect(listBackups(own)[0].name).toBe('compost-20300104-090000.jsonl.gz');
+      expect(listBackups(own)[0].name).toBe('compost-20300104-090000.sql.gz');
     } finally {
       fs.rmSync(own, { recursive: true, force: true });
     }

@@ -3,7 +3,7 @@
 // server listens on a Unix socket in DATA_DIR (`sauvegarde.sock`, readable and writable by its
 // own system account only) and the command asks it for the backup there. One request per
 // connection, one JSON line each way:
-//   → {"fichier": "/chemin/absolu.jsonl.gz"}   (or {} for a new file in BACKUP_DIR, rotated)
+//   → {"fichier": "/chemin/absolu.sql.gz"}   (or {} for a new file in BACKUP_DIR, rotated)
 //   ← {"ok": true, "fichier", "taille", "sha256", "lignes", "schema"} or {"ok": false, "message"}
 // Only the server's own account can connect (the socket's mode), and it writes nothing but a
 // backup where that account asked; PostgreSQL needs none of this (the command reads it itself).

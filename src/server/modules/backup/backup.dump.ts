@@ -11,7 +11,7 @@ import { once } from 'node:events';
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../../db/client.js';
 import type { Database } from '../../db/schema.js';
-import { BACKUP_FORMAT, BACKUP_VERSION, fileSha256, type BackupHeader } from './backup.format.js';
+import { BACKUP_FORMAT, BACKUP_VERSION, COPY_END, END_PREFIX, HEADER_PREFIX, copyLine, copyStatement, fileSha256, ident, sqlEpilogue, sqlPreamble, type BackupHeader } from './backup.format.js';
 
 const FETCH_ROWS = 500;
 
@@ -23,7 +23,7 @@ export interface BackupResult {
 }
 
 /** Quotes an identifier read from the catalogue. */
-export const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
+export { ident };
 
 /**
  * The tables of the public schema (schema_migration aside: a restore writes its own) with their
@@ -139,19 +139,22 @@ async function dumpTo(trx: Transaction<Database>, temp: string): Promise<BackupH
     if (!gzip.write(line + '\n')) await Promise.race([once(gzip, 'drain'), done]);
   };
   try {
-    await write(JSON.stringify(header));
+    await write(HEADER_PREFIX + JSON.stringify(header));
+    for (const line of sqlPreamble(tables)) await write(line);
     for (const t of tables) {
-      await write(JSON.stringify({ table: t.name }));
+      await write(copyStatement(t));
       const values = t.columns.map((c) => `${ident(c)}::text`).join(', ');
       await sql.raw(`DECLARE compost_backup NO SCROLL CURSOR FOR SELECT array_to_json(ARRAY[${values}]::text[])::text AS r FROM ${ident(t.name)}`).execute(trx);
       for (;;) {
         const batch = await sql.raw<{ r: string }>(`FETCH ${FETCH_ROWS} FROM compost_backup`).execute(trx);
-        for (const row of batch.rows) await write(row.r);
+        for (const row of batch.rows) await write(copyLine(JSON.parse(row.r) as (string | null)[]));
         if (batch.rows.length < FETCH_ROWS) break;
       }
       await sql.raw('CLOSE compost_backup').execute(trx);
+      await write(COPY_END);
     }
-    await write(JSON.stringify({ end: true, sha256: hash.digest('hex') }), false);
+    for (const line of sqlEpilogue(sequences)) await write(line);
+    await write(END_PREFIX + JSON.stringify({ sha256: hash.digest('hex') }), false);
     gzip.end();
     await done;
     // On disk before the rename makes it a backup.

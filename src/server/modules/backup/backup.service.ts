@@ -15,7 +15,7 @@ export type { BackupConfig } from './backup.config.js';
 
 /** Advisory lock of the backup job (next to migrate's 99111109 and the alerts' 99111110). */
 export const BACKUP_LOCK = 99111111;
-const NAME = /^compost-(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})\.jsonl\.gz$/;
+const NAME = /^compost-(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})\.(sql|jsonl)\.gz$/;
 const STALE_TEMP_MS = 24 * 3600_000;
 
 export interface BackupStatus {
@@ -29,7 +29,7 @@ export interface BackupStatus {
 
 /** The file name of a backup made at `time`. */
 export function backupFileName(time: Date): string {
-  return `compost-${time.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}.jsonl.gz`;
+  return `compost-${time.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}.sql.gz`;
 }
 
 /** The backups of a directory, newest first, with the time their name gives. */

@@ -6,7 +6,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { sql } from 'kysely';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../../../tests/helpers/test-app.js';
 import type { Db } from '../../db/client.js';
@@ -15,10 +19,10 @@ import { seedCities } from '../../db/seed.js';
 import { seedDemoData } from '../../db/demo-data.js';
 import { createIntervention } from '../field-entry/test-factories.js';
 import { writeBackup } from './backup.dump.js';
-import { fileSha256 } from './backup.format.js';
+import { fileSha256, parseCopyLine } from './backup.format.js';
 import { NOT_EMPTY_MESSAGE, assertSchemaKnown, databaseIsEmpty, restoreBackup } from './backup.restore.js';
 
-const pg = !!process.env.TEST_DATABASE_URL;
+const onPostgres = !!process.env.TEST_DATABASE_URL;
 if (!pg) console.warn('TEST_DATABASE_URL absent : les restaurations PGlite → PostgreSQL et PostgreSQL → PGlite ne sont pas testées.');
 
 type Handle = Awaited<ReturnType<typeof openTestDatabase>>;
@@ -49,6 +53,32 @@ function rewrite(src: string, dest: string, edit: (lines: string[]) => string[])
   const lines = zlib.gunzipSync(fs.readFileSync(src)).toString('utf8').trimEnd().split('\n').slice(0, -1);
   const body = edit(lines).map((l) => `${l}\n`).join('');
   const sha256 = crypto.createHash('sha256').update(body).digest('hex');
+  fs.writeFileSync(dest, zlib.gzipSync(`${body}-- fin ${JSON.stringify({ sha256 })}\n`));
+}
+
+/**
+ * The same backup in the first format, JSON lines, as the releases before the SQL one wrote
+ * it: the header (version 1), {"table"} before each table's rows, one JSON array per row, and
+ * the end line with the checksum of every line before it.
+ */
+function toJsonLines(src: string, dest: string) {
+  const lines = zlib.gunzipSync(fs.readFileSync(src)).toString('utf8').trimEnd().split('\n');
+  const header = JSON.parse(lines[0].slice('-- compost-sauvegarde '.length)) as { version: number };
+  const out = [JSON.stringify({ ...header, version: 1 })];
+  let table: string | null = null;
+  for (const line of lines) {
+    const copy = /^COPY "([a-z_0-9]+)" /.exec(line);
+    if (copy) {
+      table = copy[1];
+      out.push(JSON.stringify({ table }));
+    } else if (line === '\\.') {
+      table = null;
+    } else if (table) {
+      out.push(JSON.stringify(parseCopyLine(line)));
+    }
+  }
+  const body = out.map((l) => `${l}\n`).join('');
+  const sha256 = crypto.createHash('sha256').update(body).digest('hex');
   fs.writeFileSync(dest, zlib.gzipSync(`${body}${JSON.stringify({ end: true, sha256 })}\n`));
 }
 
@@ -72,7 +102,7 @@ describe('backup and restore', () => {
       .values({ client_id: crypto.randomUUID(), intervention_id: interventionId, envoye_par_id: account.id, largeur: 4, hauteur: 3, taille: bytes.length, taille_miniature: 3, empreinte: 'x', image: bytes, miniature: new Uint8Array([0, 92, 255]) })
       .execute();
     expected = await fingerprint(source.db);
-    file = path.join(dir, 'pglite.jsonl.gz');
+    file = path.join(dir, 'pglite.sql.gz');
     const result = await writeBackup(source.db, file);
     expect(result!.sha256).toBe(await fileSha256(file));
     expect(result!.size).toBe(fs.statSync(file).size);
@@ -104,13 +134,13 @@ describe('backup and restore', () => {
     }
   }, 300_000);
 
-  it.skipIf(!pg)('restores PGlite → PostgreSQL, then PostgreSQL → PGlite, with every row equal', async () => {
+  it.skipIf(!onPostgres)('restores PGlite → PostgreSQL, then PostgreSQL → PGlite, with every row equal', async () => {
     const onPg = await openTestDatabase('postgres', { migrated: false });
     const back = await openTestDatabase('pglite', { migrated: false });
     try {
       await restoreBackup(onPg.db, file);
       expect(await fingerprint(onPg.db)).toEqual(expected);
-      const pgFile = path.join(dir, 'postgres.jsonl.gz');
+      const pgFile = path.join(dir, 'postgres.sql.gz');
       const made = await writeBackup(onPg.db, pgFile);
       expect(made!.header.engine).toBe('postgres');
       await restoreBackup(back.db, pgFile);
@@ -118,6 +148,47 @@ describe('backup and restore', () => {
     } finally {
       await onPg.close();
       await back.close();
+    }
+  }, 300_000);
+
+  it('still restores a backup of the first format (JSON lines)', async () => {
+    const old = path.join(dir, 'first-format.jsonl.gz');
+    toJsonLines(file, old);
+    const target = await openTestDatabase('pglite', { migrated: false });
+    try {
+      await restoreBackup(target.db, old);
+      expect(await fingerprint(target.db)).toEqual(expected);
+    } finally {
+      await target.close();
+    }
+  }, 300_000);
+
+  it.skipIf(!onPostgres)('is a plain SQL script: run statement by statement, its COPY blocks through the COPY protocol, it gives the same rows', async () => {
+    // As psql would run it, into a database the migrations built (their reference rows included).
+    const target = await openTestDatabase('postgres');
+    const client = new pg.Client({ connectionString: target.url });
+    await client.connect();
+    try {
+      const lines = zlib.gunzipSync(fs.readFileSync(file)).toString('utf8').split('\n');
+      for (let i = 0; i < lines.length; i++) {
+        const line = lines[i];
+        if (line === '' || line.startsWith('--')) continue;
+        if (!line.startsWith('COPY ')) {
+          await client.query(line);
+          continue;
+        }
+        const end = lines.indexOf('\\.', i);
+        const stream = client.query(copyFrom(line));
+        await pipeline(Readable.from(lines.slice(i + 1, end + 1).map((l) => `${l}\n`)), stream);
+        i = end;
+      }
+    } finally {
+      await client.end();
+    }
+    try {
+      expect(await fingerprint(target.db)).toEqual(expected);
+    } finally {
+      await target.close();
     }
   }, 300_000);
 
@@ -152,8 +223,8 @@ describe('backup and restore', () => {
       }
       // A line changed without its checksum.
       const lines = zlib.gunzipSync(bytes).toString('utf8').split('\n');
-      const i = lines.findIndex((l) => l.includes('"Brest"'));
-      lines[i] = lines[i].replace('"Brest"', '"Brist"');
+      const i = lines.findIndex((l) => l.includes('\tBrest\t'));
+      lines[i] = lines[i].replace('\tBrest\t', '\tBrist\t');
       const edited = path.join(dir, 'edited.gz');
       fs.writeFileSync(edited, zlib.gzipSync(lines.join('\n')));
       await expect(restoreBackup(target.db, edited)).rejects.toThrow(/somme de contrôle/);
@@ -182,9 +253,9 @@ describe('backup and restore', () => {
   it('leaves the target empty when the load fails half-way (a row breaks a foreign key)', async () => {
     const broken = path.join(dir, 'broken.gz');
     rewrite(file, broken, (lines) => {
-      const start = lines.indexOf('{"table":"account_role"}');
-      const row = JSON.parse(lines[start + 1]) as string[];
-      lines[start + 1] = JSON.stringify(['999999', row[1]]);
+      const start = lines.findIndex((l) => l.startsWith('COPY "account_role" '));
+      const row = lines[start + 1].split('\t');
+      lines[start + 1] = ['999999', row[1]].join('\t');
       return lines;
     });
     const target = await openTestDatabase('pglite', { migrated: false });
@@ -206,7 +277,7 @@ describe('backup and restore', () => {
         all.filter((m) => m.id < all.at(-1)!.id),
       );
       await seedCities(old.db, '242900314');
-      const oldFile = path.join(dir, 'old.jsonl.gz');
+      const oldFile = path.join(dir, 'old.sql.gz');
       const made = await writeBackup(old.db, oldFile);
       expect(made!.header.schema).toBe(all.at(-2)!.id);
       const { migrated } = await restoreBackup(target.db, oldFile);
