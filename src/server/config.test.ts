@@ -83,18 +83,38 @@ describe('configuration from the environment', () => {
 
   it('defaults the statement limit to 15 s, the alerts to 06:30 and the open-data publisher to Brest Métropole', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ DB_STATEMENT_TIMEOUT: 15, ALERTS_AT: '06:30', OPEN_DATA_NAME: 'Brest Métropole', OPEN_DATA_SIREN: '242900314' });
+    expect(c).toMatchObject({ DB_STATEMENT_TIMEOUT: 15, ALERTS_AT: '06:30', OPEN_DATA_NAME: 'Brest Métropole', OPEN_DATA_SIRET: '24290031400012' });
     expect(c.TLS_CERT).toBeUndefined();
     expect(loadConfig({ ALERTS_AT: 'off', DB_STATEMENT_TIMEOUT: '30' })).toMatchObject({ ALERTS_AT: 'off', DB_STATEMENT_TIMEOUT: 30 });
   });
 
-  it('stops on a bad statement limit, alerts hour or SIREN, and on a TLS certificate without its key', () => {
+  it('stops on a bad statement limit or alerts hour, and on a TLS certificate without its key', () => {
     expect(failure({ DB_STATEMENT_TIMEOUT: '0' })).toContain('DB_STATEMENT_TIMEOUT doit être un nombre de secondes entre 1 et 3600');
     expect(failure({ DB_STATEMENT_TIMEOUT: '1.5' })).toContain('DB_STATEMENT_TIMEOUT doit');
     expect(failure({ ALERTS_AT: '25:00' })).toContain('ALERTS_AT doit être une heure HH:MM');
-    expect(failure({ OPEN_DATA_SIREN: '1234' })).toContain('OPEN_DATA_SIREN doit être un SIREN de 9 chiffres');
     expect(failure({ TLS_CERT: 'package.json' })).toContain('TLS_CERT et TLS_KEY vont ensemble');
     expect(failure({ TLS_CERT: '/nonexistent/cert.pem', TLS_KEY: '/nonexistent/key.pem' })).toContain('TLS_CERT: le fichier /nonexistent/cert.pem est introuvable');
+  });
+
+  it('takes the open-data SIRET as the registers write it, and stops on a SIREN alone or a wrong check digit', () => {
+    expect(loadConfig({ OPEN_DATA_SIRET: ' 242 900 314 00087 ' }).OPEN_DATA_SIRET).toBe('24290031400087');
+    // La Poste: its head office passes Luhn, its other establishments add up to a multiple of 5.
+    expect(loadConfig({ OPEN_DATA_SIRET: '35600000000048' }).OPEN_DATA_SIRET).toBe('35600000000048');
+    expect(loadConfig({ OPEN_DATA_SIRET: '35600000049837' }).OPEN_DATA_SIRET).toBe('35600000049837');
+    expect(failure({ OPEN_DATA_SIRET: '242900314' })).toContain(
+      'OPEN_DATA_SIRET: OPEN_DATA_SIRET doit être un SIRET de 14 chiffres, pas un SIREN de 9 : ajoutez les 5 chiffres (NIC) de l’établissement qui publie',
+    );
+    expect(failure({ OPEN_DATA_SIRET: '2429003140001' })).toContain('OPEN_DATA_SIRET doit être un SIRET de 14 chiffres (le SIREN suivi du NIC de l’établissement)');
+    expect(failure({ OPEN_DATA_SIRET: '24290031400013' })).toContain('OPEN_DATA_SIRET n’est pas un SIRET valide (clé de contrôle fausse) : vérifiez les 14 chiffres');
+    expect(failure({ OPEN_DATA_SIRET: '35600000049838' })).toContain('clé de contrôle fausse');
+  });
+
+  it('stops while the old OPEN_DATA_SIREN is set, saying to give the SIRET in OPEN_DATA_SIRET', () => {
+    const message =
+      'OPEN_DATA_SIREN: OPEN_DATA_SIREN n’est plus lu : donnez le SIRET de 14 chiffres de la collectivité (le SIREN suivi du NIC de l’établissement) dans OPEN_DATA_SIRET, et retirez OPEN_DATA_SIREN';
+    expect(failure({ OPEN_DATA_SIREN: '242900314' })).toContain(message);
+    expect(failure({ OPEN_DATA_SIREN: '242900314', OPEN_DATA_SIRET: '24290031400012' })).toContain(message);
+    expect(loadConfig({ OPEN_DATA_SIREN: ' ' }).OPEN_DATA_SIRET).toBe('24290031400012');
   });
 
   it('makes the default public address https when the server has a certificate, unless PUBLIC_URL says otherwise', () => {

@@ -49,6 +49,22 @@ function proxyAddress(entry: string): boolean {
 }
 
 /**
+ * A SIRET's check (OPEN_DATA_SIRET): the Luhn key over its 14 digits. La Poste (SIREN 356000000)
+ * is the one known exception: its head office (35600000000048) passes Luhn, but its other
+ * establishments are numbered so that the sum of the digits is a multiple of 5 instead. They
+ * are accepted that way rather than refused: a La Poste SIRET is a real one.
+ */
+export function siretChecks(siret: string): boolean {
+  const digits = [...siret].map(Number);
+  const luhn = digits.reduceRight((sum, d, i) => {
+    const v = (digits.length - 1 - i) % 2 === 1 ? d * 2 : d;
+    return sum + (v > 9 ? v - 9 : v);
+  }, 0);
+  if (luhn % 10 === 0) return true;
+  return siret.startsWith('356000000') && digits.reduce((sum, d) => sum + d, 0) % 5 === 0;
+}
+
+/**
  * Who may say which address a request comes from (X-Forwarded-For): nobody by default, the
  * given number of proxies in front of the server, or the proxies at the listed addresses.
  */
@@ -137,11 +153,35 @@ export const configSchema = z.object({
       .regex(/^(off|([01]\d|2[0-3]):[0-5]\d)$/, { message: 'ALERTS_AT doit être une heure HH:MM (heure de Paris, ex. 06:30) ou off' })
       .default('06:30'),
   ),
-  /** The collectivity that publishes the open data (its name and SIREN). */
+  /** The collectivity that publishes the open data: its name, and its SIRET written in COLL_SIRET. */
   OPEN_DATA_NAME: text('OPEN_DATA_NAME', 'Brest Métropole', 120),
-  OPEN_DATA_SIREN: optionalString.pipe(
-    z.string().regex(/^\d{9}$/, { message: 'OPEN_DATA_SIREN doit être un SIREN de 9 chiffres' }).default('242900314'),
+  /**
+   * Brest Métropole (SIREN 242900314) with NIC 00012: a valid SIRET (Luhn), but whether 00012 is
+   * the establishment that should publish is the operator's to confirm (annuaire-entreprises.data.gouv.fr).
+   */
+  OPEN_DATA_SIRET: optionalString.pipe(
+    z
+      .string()
+      // Written as the registers show it: '242 900 314 00012'.
+      .transform((v) => v.replace(/\s/g, ''))
+      .superRefine((v, ctx) => {
+        const message = /^\d{9}$/.test(v)
+          ? 'OPEN_DATA_SIRET doit être un SIRET de 14 chiffres, pas un SIREN de 9 : ajoutez les 5 chiffres (NIC) de l’établissement qui publie'
+          : !/^\d{14}$/.test(v)
+            ? 'OPEN_DATA_SIRET doit être un SIRET de 14 chiffres (le SIREN suivi du NIC de l’établissement)'
+            : !siretChecks(v)
+              ? 'OPEN_DATA_SIRET n’est pas un SIRET valide (clé de contrôle fausse) : vérifiez les 14 chiffres'
+              : null;
+        if (message) ctx.addIssue({ code: 'custom', message });
+      })
+      .default('24290031400012'),
   ),
+  /** Replaced by OPEN_DATA_SIRET (the open-data schema asks for a SIRET): still set, it stops the start. */
+  OPEN_DATA_SIREN: optionalString
+    .refine((v) => v === undefined, {
+      message: 'OPEN_DATA_SIREN n’est plus lu : donnez le SIRET de 14 chiffres de la collectivité (le SIREN suivi du NIC de l’établissement) dans OPEN_DATA_SIRET, et retirez OPEN_DATA_SIREN',
+    })
+    .transform((): undefined => undefined),
   /** The map's tiles (/admin/carte): a URL with {z}, {x} and {y}, and the credit shown under the map. */
   MAP_TILES_URL: optionalString.pipe(
     z

@@ -9,7 +9,7 @@ import type { MetricsConfig } from './modules/metrics/metrics.config.js';
 import type { PoolStats } from './modules/metrics/metrics.plugin.js';
 
 export type AppConfig = Pick<Config, 'APP_NAME' | 'APP_CONTACT' | 'publicUrl' | 'secureCookies' | 'TERRITORY'> &
-  Partial<Pick<Config, 'ALERTS_AT' | 'OPEN_DATA_NAME' | 'OPEN_DATA_SIREN' | 'MAP_TILES_URL' | 'MAP_TILES_ATTRIBUTION'>> & {
+  Partial<Pick<Config, 'ALERTS_AT' | 'OPEN_DATA_NAME' | 'OPEN_DATA_SIRET' | 'MAP_TILES_URL' | 'MAP_TILES_ATTRIBUTION'>> & {
   /** Directory of the built web app; absent: API only. */
   webDir?: string;
   /** Proxies whose X-Forwarded-For is believed (config.ts); absent: none, the peer's address counts. */

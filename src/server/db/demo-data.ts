@@ -2,7 +2,8 @@
 // sites across the territory's cities with their cells, referents, a provider, two internal
 // agents without a role, and a
 // year of interventions (with the requests they raise). Runs once: skipped when any
-// site exists. Deterministic (seeded random) so screenshots and tests are repeatable.
+// site exists. Deterministic (seeded random) so screenshots and tests are repeatable. In Brest
+// Métropole (the default territory) every site stands near its commune's centre.
 import { sql } from 'kysely';
 import type { Db } from './client.js';
 import { hashPassword } from '../passwords.js';
@@ -26,6 +27,40 @@ const REFERENTS: [string, string][] = [
   ['LE GALL', 'Anne'], ['KERBRAT', 'Yann'], ['MORVAN', 'Sophie'], ['LE BRIS', 'Pierre'], ['GUÉGUEN', 'Maëlle'],
   ['TANGUY', 'Erwan'], ['QUÉRÉ', 'Nolwenn'], ['CARIOU', 'Loïc'],
 ];
+
+/**
+ * The centres of Brest Métropole's eight communes (town hall or church square, by INSEE code),
+ * in WGS 84 degrees: approximate (about a hundred metres), enough for a demo map. A site is put a
+ * few hundred metres north of it (never south: Brest, Le Relecq-Kerhuon and Plougastel-Daoulas
+ * have the roadstead or the Elorn to the south), so every point is on land in its commune.
+ */
+const COMMUNE_CENTRES: Record<string, { latitude: number; longitude: number }> = {
+  '29011': { latitude: 48.4297, longitude: -4.5125 }, // Bohars
+  '29019': { latitude: 48.3906, longitude: -4.4858 }, // Brest
+  '29061': { latitude: 48.4514, longitude: -4.465 }, // Gouesnou
+  '29069': { latitude: 48.4256, longitude: -4.5583 }, // Guilers
+  '29075': { latitude: 48.4353, longitude: -4.3994 }, // Guipavas
+  '29189': { latitude: 48.3731, longitude: -4.37 }, // Plougastel-Daoulas
+  '29212': { latitude: 48.3814, longitude: -4.6189 }, // Plouzané
+  '29235': { latitude: 48.4083, longitude: -4.3964 }, // Le Relecq-Kerhuon
+};
+/** Offsets (degrees north, east) of a commune's first, second... site: at most about 330 m. */
+const OFFSETS: [number, number][] = [
+  [0.0005, 0],
+  [0.0022, -0.0031],
+  [0.0011, 0.0027],
+  [0.003, 0.0009],
+  [0.0016, -0.0014],
+];
+
+/** Where the `n`-th demo site of a commune stands; none outside Brest Métropole. */
+function demoPosition(codeInsee: string, n: number) {
+  const centre = COMMUNE_CENTRES[codeInsee];
+  if (!centre) return { latitude: null, longitude: null, coordonnees_source: null };
+  const [north, east] = OFFSETS[n % OFFSETS.length];
+  const round = (v: number) => Math.round(v * 1e6) / 1e6;
+  return { latitude: round(centre.latitude + north), longitude: round(centre.longitude + east), coordonnees_source: 'saisie' as const };
+}
 
 export const DEMO_AGENTS = [
   { identifiant: 'rpenven', nom: 'PENVEN', prenom: 'Rozenn' },
@@ -109,6 +144,7 @@ export async function seedDemoData(db: Db): Promise<{ created: boolean; sites?: 
           statut_id: active ? SITE_STATUT.actif : SITE_STATUT.demande,
           demandeur_id: demandeurId,
           date_implantation: active ? new Date(yearAgo.getTime() - rand() * 3 * 365 * 24 * 3600 * 1000) : null,
+          ...demoPosition(ville.code_insee, Math.floor(i / villes.length)),
         })
         .returning('id')
         .executeTakeFirstOrThrow();

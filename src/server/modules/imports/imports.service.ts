@@ -11,6 +11,8 @@ import { SITE_STATUT, TYPE_USER, TYPE_USERS } from '../../../shared/domain.js';
 import { normaliseTel, toStoredDate } from '../../../shared/schemas/sites.js';
 import { IMPORT_COLUMNS, IMPORT_MESSAGES as M, type ImportKind, type ImportReport } from '../../../shared/schemas/imports.js';
 import { createAccountService } from '../account/public.js';
+import { loadTerritoryFrame } from '../sites/public.js';
+import { positionErrors, type TerritoryFrame } from '../../../shared/schemas/territory.js';
 import { labelKey, parseDay, parseNumber, readImportFile, type ParsedFile } from './import-file.js';
 import { createImportsRepository, type ImportsRepository } from './imports.repository.js';
 
@@ -37,7 +39,8 @@ interface SitePlan {
   state: 'new' | 'changed' | 'same';
 }
 
-async function checkSites(repo: ImportsRepository, file: ParsedFile, r: Report): Promise<SitePlan[]> {
+/** `frame`: where typed coordinates may stand (the territory's, from the sites module). */
+async function checkSites(repo: ImportsRepository, file: ParsedFile, r: Report, frame: TerritoryFrame): Promise<SitePlan[]> {
   const [types, villes, composteurs, typeBacs] = await Promise.all([repo.typeSites(), repo.villes(), repo.typeComposteurs(), repo.typeBacs()]);
   const codes = [...new Set(file.lines.map((l) => l.cells.code).filter(Boolean))];
   const existing = new Map((await repo.sitesByCode(codes)).map((s) => [s.code, s]));
@@ -112,7 +115,11 @@ async function checkSites(repo: ImportsRepository, file: ParsedFile, r: Report):
       const la = parseNumber(lat);
       const lo = parseNumber(lon);
       if (la === null || lo === null || la < -90 || la > 90 || lo < -180 || lo > 180) r.err(n, lat === '' || la === null || la < -90 || la > 90 ? 'latitude' : 'longitude', M.coordinates);
-      else Object.assign(values, { latitude: la, longitude: lo, coordonnees_source: 'saisie' });
+      else {
+        const outside = positionErrors(frame, la, lo);
+        for (const e of outside) r.err(n, e.key, e.error);
+        if (outside.length === 0) Object.assign(values, { latitude: la, longitude: lo, coordonnees_source: 'saisie' });
+      }
     }
 
     // Cells: the site's as they will be, to check the numbers of the active ones.
@@ -281,7 +288,7 @@ export function createImportsService(deps: AppDeps, log: FastifyBaseLogger) {
       const write = opts.mode === 'import';
       const writing = (fait: number, of = total) => progress({ phase: 'ecriture', fait, total: of });
       if (kind === 'sites') {
-        const plans = await checkSites(repo, file, r);
+        const plans = await checkSites(repo, file, r, await loadTerritoryFrame(deps.db));
         if (write && r.erreurs.length === 0) await repo.transaction((tx) => applySites(createImportsRepository(tx), plans));
       } else if (kind === 'utilisateurs') {
         const plans = await checkUsers(repo, file, r);

@@ -9,7 +9,8 @@ import type { AppDeps } from '../../deps.js';
 import { createPublicSitesRepository } from './public-sites.repository.js';
 import { toCsv, toGeoJson, type OpenDataPublisher } from './open-data.js';
 
-const DEFAULT_PUBLISHER = { name: 'Brest Métropole', siren: '242900314' };
+/** config.ts's defaults, for an app built without them (tests). */
+const DEFAULT_PUBLISHER = { name: 'Brest Métropole', siret: '24290031400012' };
 
 /** Whether If-None-Match names this ETag (a list, weak forms and '*' included). */
 export function etagMatches(header: string | undefined, etag: string): boolean {
@@ -33,7 +34,7 @@ export default async function openDataRoutes(app: FastifyInstance, deps: AppDeps
   const repo = createPublicSitesRepository(deps.db);
   const publisher: OpenDataPublisher = {
     name: deps.config.OPEN_DATA_NAME ?? DEFAULT_PUBLISHER.name,
-    siren: deps.config.OPEN_DATA_SIREN ?? DEFAULT_PUBLISHER.siren,
+    siret: deps.config.OPEN_DATA_SIRET ?? DEFAULT_PUBLISHER.siret,
     publicUrl: deps.config.publicUrl,
   };
 

@@ -6,7 +6,7 @@ import { etagMatches } from './open-data.routes.js';
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;
 
 const CSV_HEADER =
-  'COLL_NOM,COLL_SIRET,EQUIP_UID,EQUIP_THEME,EQUIP_TYPE,EQUIP_NOM,ADR_NUMERO,ADR_NOMVOIE,ADR_CODEPOSTAL,ADR_COMMUNE,EQUIP_LAT,EQUIP_LONG,EQUIP_WEB,SITE_CODE,TYPE_SITE,DATE_IMPLANTATION,NB_BACS,VOLUME_TOTAL_L,HORAIRES';
+  'COLL_NOM,COLL_SIRET,EQUIP_UID,EQUIP_THEME,EQUIP_CODE,EQUIP_TYPE,EQUIP_NOM,ADR_NUMERO,ADR_NOMVOIE,ADR_CODEPOSTAL,ADR_COMMUNE,EQUIP_LAT,EQUIP_LONG,EQUIP_WEB,SITE_CODE,TYPE_SITE,DATE_IMPLANTATION,NB_BACS,VOLUME_TOTAL_L,HORAIRES';
 
 interface Feature {
   type: string;
@@ -34,7 +34,7 @@ describe.each(TEST_DRIVERS)('open data (%s)', (driver) => {
   let retired: Awaited<ReturnType<typeof createSite>>;
 
   beforeAll(async () => {
-    ctx = await createTestApp(driver, { publicUrl: 'https://compost.exemple.fr', OPEN_DATA_NAME: 'Brest Métropole', OPEN_DATA_SIREN: '242900314' });
+    ctx = await createTestApp(driver, { publicUrl: 'https://compost.exemple.fr', OPEN_DATA_NAME: 'Brest Métropole', OPEN_DATA_SIRET: '24290031400087' });
     placed = await createEquippedSite(ctx.db, { nom: 'Jardin, des Capucins' });
     await ctx.db
       .updateTable('site')
@@ -75,9 +75,10 @@ describe.each(TEST_DRIVERS)('open data (%s)', (driver) => {
     expect(p.id).toBe(`29019-${placed.code}`);
     expect(p.properties).toEqual({
       COLL_NOM: 'Brest Métropole',
-      COLL_SIRET: '242900314',
+      COLL_SIRET: '24290031400087',
       EQUIP_UID: `29019-${placed.code}`,
       EQUIP_THEME: 'Autre équipement',
+      EQUIP_CODE: placed.code,
       EQUIP_TYPE: 'Site de compostage partagé',
       EQUIP_NOM: 'Jardin, des Capucins',
       ADR_NUMERO: expect.any(String),
@@ -110,10 +111,29 @@ describe.each(TEST_DRIVERS)('open data (%s)', (driver) => {
     expect(lines.at(-1)).toBe('');
     expect(lines).toHaveLength(4);
     const row = lines.find((l) => l.includes(`,${placed.code},`))!;
-    expect(row).toContain(`Brest Métropole,242900314,29019-${placed.code},Autre équipement,Site de compostage partagé,"Jardin, des Capucins",`);
+    expect(row).toContain(`Brest Métropole,24290031400087,29019-${placed.code},Autre équipement,${placed.code},Site de compostage partagé,"Jardin, des Capucins",`);
     expect(row).toContain(`,29200,Brest,48.388112,-4.48901,https://compost.exemple.fr/s/${placed.code},${placed.code},Quartier,2024-04-10,3,`);
     expect(row.endsWith(',"Tous les jours ""de 8 h à 20 h"""')).toBe(true);
     expect(res.body).not.toContain(unpublished.code);
+  });
+
+  it('fills every column the SCDL équipements model requires, and gives every placed site its point', async () => {
+    const more = await createEquippedSite(ctx.db, { nom: 'Square Guipavas' });
+    await ctx.db.updateTable('site').set({ latitude: 48.4355, longitude: -4.3975, coordonnees_source: 'saisie' }).where('id', '=', more.id).execute();
+    const features = ((await ctx.app.inject({ method: 'GET', url: '/api/open/sites.geojson' })).json() as { features: Feature[] }).features;
+    expect(features.length).toBeGreaterThanOrEqual(3);
+    // Required by the model (schema.data.gouv.fr, scdl/equipements); EQUIP_LAT and EQUIP_LONG only once a site is placed.
+    const required = ['COLL_NOM', 'COLL_SIRET', 'EQUIP_UID', 'EQUIP_THEME', 'EQUIP_CODE', 'EQUIP_TYPE', 'EQUIP_NOM', 'ADR_NOMVOIE', 'ADR_CODEPOSTAL', 'ADR_COMMUNE'];
+    for (const f of features) {
+      for (const field of required) expect(f.properties[field], `${field} of ${f.id}`).toEqual(expect.stringMatching(/\S/));
+      expect(f.properties.COLL_SIRET).toMatch(/^\d{14}$/);
+      expect(f.properties.EQUIP_CODE).toBe(f.properties.SITE_CODE);
+      const { EQUIP_LAT: lat, EQUIP_LONG: lon } = f.properties;
+      if (lat === null || lon === null) expect(f.geometry).toBeNull();
+      else expect(f.geometry).toEqual({ type: 'Point', coordinates: [lon, lat] });
+    }
+    expect(features.find((f) => f.properties.SITE_CODE === more.code)!.geometry).toEqual({ type: 'Point', coordinates: [-4.3975, 48.4355] });
+    await ctx.db.updateTable('site').set({ open_data: false }).where('id', '=', more.id).execute();
   });
 
   it('may be cached an hour by anyone, read from any origin, and answers 304 while nothing changed', async () => {

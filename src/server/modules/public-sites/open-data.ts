@@ -1,6 +1,6 @@
-// The open-data files of the composting sites, as French data portals read them: field names of
-// the SCDL 'équipements' model where one fits (the collectivity, the equipment's identifier,
-// name, address and WGS 84 position), then the composting fields. GeoJSON per RFC 7946 (a
+// The open-data files of the composting sites, as French data portals read them: every column
+// the SCDL 'équipements' model requires (the collectivity and its SIRET, the equipment's
+// identifier, theme, code, type, name, address and WGS 84 position), then the composting fields. GeoJSON per RFC 7946 (a
 // FeatureCollection of Points in [longitude, latitude] order; a site not yet placed has a null
 // geometry, which the RFC allows) and CSV per RFC 4180: UTF-8 without byte-order mark, commas,
 // CRLF, a point as decimal separator, values exactly as stored (machines read these files, so
@@ -11,8 +11,8 @@ import type { OpenDataRecord } from './public-sites.repository.js';
 export interface OpenDataPublisher {
   /** OPEN_DATA_NAME. */
   name: string;
-  /** OPEN_DATA_SIREN, given in COLL_SIRET. */
-  siren: string;
+  /** OPEN_DATA_SIRET (14 digits), given in COLL_SIRET. */
+  siret: string;
   /** Base of the public page links (PUBLIC_URL). */
   publicUrl: string;
 }
@@ -26,6 +26,7 @@ export const OPEN_DATA_FIELDS = [
   'COLL_SIRET',
   'EQUIP_UID',
   'EQUIP_THEME',
+  'EQUIP_CODE',
   'EQUIP_TYPE',
   'EQUIP_NOM',
   'ADR_NUMERO',
@@ -51,10 +52,12 @@ const round6 = (v: number | null) => (v === null ? null : Math.round(v * 1e6) / 
 export function openDataProperties(site: OpenDataRecord, publisher: OpenDataPublisher): OpenDataProperties {
   return {
     COLL_NOM: publisher.name,
-    COLL_SIRET: publisher.siren,
+    COLL_SIRET: publisher.siret,
     // The city's INSEE code then the site's code: unique and stable across exports.
     EQUIP_UID: site.codeInsee ? `${site.codeInsee}-${site.code}` : site.code,
     EQUIP_THEME,
+    // The site's own code (QUA001...), as the programme and its signs name it.
+    EQUIP_CODE: site.code,
     EQUIP_TYPE,
     EQUIP_NOM: site.nom || `Site de compostage ${site.code}`,
     ADR_NUMERO: site.numero,

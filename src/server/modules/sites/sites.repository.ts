@@ -6,6 +6,7 @@ import type { Db } from '../../db/client.js';
 import { COLUMNS, type SiteRecord } from './sites-list.repository.js';
 import type { ActiveSite } from '../../../shared/schemas/site-choice.js';
 import { addressKeys } from '../reference/public.js';
+import type { Box } from '../../../shared/schemas/territory.js';
 
 export interface NewSite {
   nom: string | null;
@@ -180,6 +181,25 @@ export function createSitesRepository(db: Db) {
         .where('numero_cle', '=', keys.numero_cle)
         .select(['latitude', 'longitude'])
         .executeTakeFirst();
+    },
+
+    /**
+     * The box of the imported address points of the territory's cities (the `ville` table), or
+     * null when none is known. One query over the points' primary key, city by city.
+     */
+    async territoryPointsBox(): Promise<Box | null> {
+      const row = await db
+        .selectFrom('adresse_point as p')
+        .where('p.code_insee', 'in', db.selectFrom('ville').select('ville.code_insee'))
+        .select([
+          sql<number | null>`min(p.latitude)`.as('south'),
+          sql<number | null>`max(p.latitude)`.as('north'),
+          sql<number | null>`min(p.longitude)`.as('west'),
+          sql<number | null>`max(p.longitude)`.as('east'),
+        ])
+        .executeTakeFirstOrThrow();
+      if (row.south === null || row.north === null || row.west === null || row.east === null) return null;
+      return { south: Number(row.south), north: Number(row.north), west: Number(row.west), east: Number(row.east) };
     },
 
     /** The public-page and open-data columns, with the address that places the site. */

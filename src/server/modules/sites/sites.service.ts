@@ -2,12 +2,14 @@
 // cities, types and cells that must exist, cell numbers unique among a site's active
 // cells, the site code sequence, the convention history, and one transaction per save
 // so that a site, its requester and its cells are saved together or not at all. A site's
-// coordinates come from the imported address points unless typed on the form.
+// coordinates come from the imported address points unless typed on the form; typed ones must
+// fall within the territory's frame (shared/schemas/territory.ts).
 import type { Db } from '../../db/client.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { FieldError } from '../../../shared/errors.js';
 import { SITE_MESSAGES, SITE_STATUT, toStoredDate, type SiteAdd, type SiteUpdate } from '../../../shared/schemas/sites.js';
 import { formatParisDate } from '../../../shared/dates.js';
+import { positionErrors, territoryFrame, type TerritoryFrame } from '../../../shared/schemas/territory.js';
 import { createSitesRepository, type CellInput, type SitePublicColumns, type SitesRepository } from './sites.repository.js';
 
 type Coordinates = Pick<SitePublicColumns, 'latitude' | 'longitude' | 'coordonnees_source'>;
@@ -33,6 +35,17 @@ async function coordinatesFor(
   }
   const point = await repo.addressPoint(address);
   return point ? { latitude: point.latitude, longitude: point.longitude, coordonnees_source: 'ban' } : NO_COORDINATES;
+}
+
+/** The frame typed coordinates must fall in: the territory's address points widened, or France. */
+export async function loadTerritoryFrame(db: Db): Promise<TerritoryFrame> {
+  return territoryFrame(await createSitesRepository(db).territoryPointsBox());
+}
+
+/** Errors on typed coordinates far from the territory; none when the payload has no position. */
+async function positionErrorsOf(repo: SitesRepository, input: { latitude?: number | null; longitude?: number | null }): Promise<FieldError[]> {
+  if (typeof input.latitude !== 'number' || typeof input.longitude !== 'number') return [];
+  return positionErrors(territoryFrame(await repo.territoryPointsBox()), input.latitude, input.longitude);
 }
 
 function inTransaction<T>(db: Db, fn: (repo: SitesRepository) => Promise<T>): Promise<T> {
@@ -67,6 +80,7 @@ export function createSitesService(db: Db) {
         if (!ville) errors.push({ key: 'ville', error: SITE_MESSAGES.villeUnknown });
         if (!(await repo.typeSiteExists(input.type))) errors.push({ key: 'type', error: SITE_MESSAGES.typeUnknown });
         errors.push(...(await checkCellReferences(repo, cells, (i, f) => `composteurs${i}.${f}`)));
+        errors.push(...(await positionErrorsOf(repo, input)));
         if (errors.length > 0 || !ville) throw new ValidationError(errors);
 
         const code = await repo.nextCode(input.type);
@@ -119,7 +133,10 @@ export function createSitesService(db: Db) {
     update(id: number, input: SiteUpdate) {
       return inTransaction(db, async (repo) => {
         if (!(await repo.lockSite(id))) throw new NotFoundError(SITE_MESSAGES.siteNotFound);
-        if (!(await repo.typeSiteExists(input.type))) throw new ValidationError([{ key: 'type', error: SITE_MESSAGES.typeUnknown }]);
+        const errors: FieldError[] = [];
+        if (!(await repo.typeSiteExists(input.type))) errors.push({ key: 'type', error: SITE_MESSAGES.typeUnknown });
+        errors.push(...(await positionErrorsOf(repo, input)));
+        if (errors.length > 0) throw new ValidationError(errors);
         const current = (await repo.publicColumns(id))!;
         const coordinates = await coordinatesFor(repo, input, current, { code_insee: current.code_insee, adresse: input.adresse, numero: input.numero });
         await repo.updateSite(id, {

@@ -3,7 +3,8 @@
 // requester, the request date, the planned period and year and the observations. The edit
 // dialog has the status dropdown; a changed convention date is added to the history. Both
 // have the site's public page texts (opening hours, what to bring), its coordinates (taken from
-// the imported addresses when left empty) and its open-data switch.
+// the imported addresses when left empty, shown and typed with a decimal comma or point) and its
+// open-data switch.
 import { ActionIcon, Anchor, Autocomplete, Button, Fieldset, Group, NumberInput, Select, SimpleGrid, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { Dialog } from '../../components/dialog';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
@@ -215,8 +216,44 @@ function AddressFields({ ville, inputProps }: { ville: string; inputProps: (path
   );
 }
 
+/** A stored coordinate as the form shows it, with the French decimal comma: 48.3904 -> '48,3904'. */
+export const coordinateText = (v: number | null | undefined) => (v == null ? '' : String(v).replace('.', ','));
+
+/** A typed coordinate as the schema reads it (comma or point), to tell whether it was changed. */
+const coordinateValue = (text: string) => (text.trim() === '' ? null : Number(text.trim().replace(',', '.')));
+
+type Position = { latitude: string; longitude: string };
+
+/**
+ * What the note under the coordinates says: where the shown position comes from, and how to
+ * change it. `saved` are the values the form opened with, `source` where they came from.
+ */
+export function positionNote(source: 'ban' | 'saisie' | null | undefined, saved: Position, current: Position): string {
+  if (current.latitude.trim() === '' && current.longitude.trim() === '') {
+    return "Laissées vides, les coordonnées sont reprises de l'adresse quand la rue et le numéro figurent dans les adresses importées.";
+  }
+  const unchanged = coordinateValue(current.latitude) === coordinateValue(saved.latitude) && coordinateValue(current.longitude) === coordinateValue(saved.longitude);
+  if (unchanged && source === 'ban') {
+    return "Position estimée depuis l'adresse. Pour la corriger, saisissez d'autres valeurs : elles seront gardées telles quelles. Videz les deux champs pour revenir à l'adresse.";
+  }
+  if (unchanged && source === 'saisie') return "Position saisie : elle est gardée même si l'adresse change. Videz les deux champs pour revenir à l'adresse.";
+  return "Position saisie : elle sera gardée telle quelle, même si l'adresse change.";
+}
+
 /** What the site's public page and the open-data files show, and where the site stands. */
-function PublicFields({ inputProps, source, code }: { inputProps: (path: string, options?: { type?: 'checkbox' }) => GetInputPropsReturnType; source?: 'ban' | 'saisie' | null; code?: string }) {
+function PublicFields({
+  inputProps,
+  position,
+  saved = { latitude: '', longitude: '' },
+  source,
+  code,
+}: {
+  inputProps: (path: string, options?: { type?: 'checkbox' }) => GetInputPropsReturnType;
+  position: Position;
+  saved?: Position;
+  source?: 'ban' | 'saisie' | null;
+  code?: string;
+}) {
   const publicText = 'Affiché sur la page publique du site : ni nom, ni adresse mail, ni téléphone.';
   return (
     <Fieldset legend="Page publique et open data">
@@ -228,11 +265,7 @@ function PublicFields({ inputProps, source, code }: { inputProps: (path: string,
           <TextInput label="Longitude" inputMode="decimal" placeholder="-4,4861" {...inputProps('longitude')} />
         </SimpleGrid>
         <Text size="xs" c="dimmed">
-          {source === 'saisie'
-            ? 'Position saisie : elle est gardée même si l’adresse change.'
-            : source === 'ban'
-              ? 'Position de l’adresse (Base Adresse Nationale) : elle suit l’adresse.'
-              : 'Laissées vides, les coordonnées sont reprises de l’adresse quand la rue et le numéro figurent dans les adresses importées.'}
+          {positionNote(source, saved, position)}
         </Text>
         <Switch label="Publier en open data" {...inputProps('openData', { type: 'checkbox' })} />
         {code && (
@@ -335,7 +368,7 @@ function AddSiteForm({ onDone }: { onDone: () => void }) {
             <SiteDateInput label="Date Implantation" {...form.getInputProps('dateImplantation')} />
             <SiteDateInput label="Date inauguration" {...form.getInputProps('dateInauguration')} />
           </SimpleGrid>
-          <PublicFields inputProps={(path, options) => form.getInputProps(path, options)} />
+          <PublicFields inputProps={(path, options) => form.getInputProps(path, options)} position={form.values} />
         </>
       )}
     </DialogForm>
@@ -438,8 +471,8 @@ function EditSiteForm({ site, onDone }: { site: SiteDetail; onDone: () => void }
       dateInauguration: parisDayValue(site.dateInauguration),
       horaires: site.horaires ?? '',
       consignes: site.consignes ?? '',
-      latitude: site.latitude == null ? '' : String(site.latitude),
-      longitude: site.longitude == null ? '' : String(site.longitude),
+      latitude: coordinateText(site.latitude),
+      longitude: coordinateText(site.longitude),
       openData: site.openData ?? true,
     } as Record<string, unknown>,
   });
@@ -474,7 +507,13 @@ function EditSiteForm({ site, onDone }: { site: SiteDetail; onDone: () => void }
           Historique des conventions : {site.dateConventions.map(formatParisDate).join(', ')}
         </Text>
       )}
-      <PublicFields inputProps={(path, options) => form.getInputProps(path, options)} source={site.coordonneesSource} code={site.code} />
+      <PublicFields
+        inputProps={(path, options) => form.getInputProps(path, options)}
+        position={form.values as Position}
+        saved={{ latitude: coordinateText(site.latitude), longitude: coordinateText(site.longitude) }}
+        source={site.coordonneesSource}
+        code={site.code}
+      />
     </DialogForm>
   );
 }
