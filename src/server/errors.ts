@@ -30,13 +30,23 @@ export class ForbiddenError extends HttpError {
     super(403, message);
   }
 }
+/**
+ * 404 and 409 may name each item of a selection they refuse (`errors`, as a 400's field
+ * errors): a bulk change refused as a whole lists every item that stopped it, at once.
+ */
 export class NotFoundError extends HttpError {
-  constructor(message = 'Ressource introuvable.') {
+  constructor(
+    message = 'Ressource introuvable.',
+    public readonly errors: FieldError[] = [],
+  ) {
     super(404, message);
   }
 }
 export class ConflictError extends HttpError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    public readonly errors: FieldError[] = [],
+  ) {
     super(409, message);
   }
 }

@@ -4,6 +4,7 @@
 // history shows it 'Réalisée' with both linked interventions.
 // Runs on the demo programme the e2e server seeds (referent1 has several sites, each with cells
 // n°1-2 Apport, n°3 Broyat, n°4 Maturation; prestataire@demo.compost.fr is the provider).
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -150,5 +151,47 @@ test('a request raised in the field is planned and processed offline on a phone'
 
   // 8. Back to the seeded delay, for the next runs on this database.
   await setRuleDelay(admin.page, 14);
+  await admin.context.close();
+});
+
+test('two requests of one site are cancelled at once with one reason, which the history keeps', async ({ browser }) => {
+  test.setTimeout(120_000);
+  // Two repairs to do on cells n°1 and n°2 of the referent's second site, raised by one entry.
+  const referent = await newPage(browser, REFERENT);
+  const sites = (await (await referent.page.request.get('/api/admin/site/get/all/actif')).json()) as { id: number }[];
+  const site = (await (await referent.page.request.get(`/api/admin/site/get/infos/pour/intervention/${sites[1].id}`)).json()) as SiteInfos;
+  const cells = [1, 2].map((n) => site.siteComposteurs.find((c) => c.numero === n)!);
+  const admin = await newPage(browser, { login: E2E_ADMIN.login, password: E2E_ADMIN.password });
+  for (const cell of cells) await clearPendingRequests(admin.page.request, site.id, cell.id);
+  const entry = await referent.page.request.post('/api/admin/intervention/add', {
+    data: {
+      clientId: crypto.randomUUID(),
+      site: site.id,
+      date: new Date(Date.now() - 60_000).toISOString(),
+      values: cells.map((c) => ({ composteur: c.id, action: 18, valeur: `${RUN} lot ${c.numero}`, bacDestination: null, observations: null, demandeIntervention: null })),
+    },
+  });
+  expect(entry.ok(), await entry.text()).toBe(true);
+  await referent.context.close();
+
+  const page = admin.page;
+  await page.goto('/admin/demande/intervention/list');
+  const siteName = site.nom ?? site.code;
+  await page.getByRole('combobox', { name: 'Site' }).fill(siteName);
+  await page.getByRole('option', { name: new RegExp(`^${siteName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`) }).click();
+  const cards = page.getByTestId('request-card').filter({ hasText: `${RUN} lot` });
+  await expect(cards).toHaveCount(2);
+  for (const card of await cards.all()) await card.getByRole('checkbox').check();
+  await cards.first().getByRole('button', { name: 'Annuler (2)' }).click();
+  const dialog = page.getByRole('dialog', { name: "Annuler ces demandes d'interventions ?" });
+  await dialog.getByRole('textbox', { name: "Motif d'annulation" }).fill(`${RUN} bacs remplacés par la mairie`);
+  await dialog.getByRole('button', { name: 'Oui' }).click();
+  await expect(page.getByText('2 demandes annulées')).toBeVisible();
+  await expect(cards).toHaveCount(0);
+
+  await page.getByRole('button', { name: "Voir l'historique" }).click();
+  const history = page.getByRole('dialog', { name: "Historique des demandes d'interventions" });
+  await history.getByRole('textbox', { name: 'Rechercher' }).fill(siteName);
+  await expect(history.getByRole('row').filter({ hasText: `${RUN} bacs remplacés par la mairie` })).toHaveCount(2);
   await admin.context.close();
 });

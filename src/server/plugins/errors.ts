@@ -4,7 +4,7 @@ import path from 'node:path';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { MESSAGES, refusalMessage, type FieldError } from '../../shared/errors.js';
-import { HttpError, TooManyRequestsError, UNAVAILABLE_MESSAGE, ValidationError, isDatabaseDataError, isDatabaseOutage } from '../errors.js';
+import { ConflictError, HttpError, NotFoundError, TooManyRequestsError, UNAVAILABLE_MESSAGE, ValidationError, isDatabaseDataError, isDatabaseOutage } from '../errors.js';
 import { requestPath } from '../logging.js';
 
 /** Seconds a client is asked to wait before retrying after a 503. */
@@ -47,6 +47,11 @@ export default fp<{ spaIndex?: string }>(async (app, opts) => {
     }
     if (error instanceof TooManyRequestsError) {
       reply.header('retry-after', String(error.retryAfterSeconds));
+    }
+    if (error instanceof NotFoundError || error instanceof ConflictError) {
+      // A refused selection names each item that stopped it.
+      const errors = error.errors.length > 0 ? { errors: error.errors } : {};
+      return reply.status(error.statusCode).send({ status: 'error', ...errors, message: error.message });
     }
     if (error instanceof HttpError) {
       return reply.status(error.statusCode).send({ status: 'error', message: error.message });

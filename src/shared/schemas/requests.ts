@@ -3,7 +3,7 @@
 // requests and the request rules (which interventions raise a request, kept in the
 // demande_rule table).
 import { z } from 'zod';
-import { decimalFilterSchema, idSchema, intSchema, plainString } from './common.js';
+import { decimalFilterSchema, idSchema, intSchema, plainString, textSchema } from './common.js';
 import { listQuerySchema } from './list.js';
 import { withinListDepth } from './list-depth.js';
 import { photoRefSchema } from './photos.js';
@@ -14,6 +14,8 @@ export { PENDING_STATUTS, STATUT_ANNULEE, STATUT_EN_ATTENTE, STATUT_PROGRAMMEE, 
 
 /** Most requests one cancel or schedule call may name (a board page is 20). */
 export const SELECTION_MAX = 100;
+/** Longest cancellation reason ('Motif d'annulation'; the column's own check says the same). */
+export const MOTIF_ANNULATION_MAX = 500;
 export const RULE_DELAY_MIN = 1;
 export const RULE_DELAY_MAX = 365;
 
@@ -30,6 +32,10 @@ export const REQUEST_MESSAGES = {
   twoSites: "Les demandes sélectionnées doivent concerner un seul site",
   closed: "Cette demande d'intervention a déjà été réalisée ou annulée",
   dateOutOfRange: "La date prévue de réalisation doit être comprise entre aujourd'hui et la date d'échéance",
+  /** The board always asks for it; the API keeps it optional for older clients. */
+  motifRequired: "Le motif d'annulation est obligatoire",
+  motifTooLong: `Le motif d'annulation ne doit pas dépasser ${MOTIF_ANNULATION_MAX} caractères`,
+  motifInvalid: "Motif d'annulation invalide",
   ruleAdded: 'Règle ajoutée',
   ruleUpdated: 'Règle modifiée',
   ruleDeleted: 'Règle supprimée',
@@ -51,6 +57,16 @@ export const REQUEST_MESSAGES = {
   historyTooDeep:
     'Plus de 10 000 demandes correspondent : seules les 10 000 premières sont paginées. Précisez les filtres (site, statut, action) ou la recherche pour réduire la liste.',
 } as const;
+
+/** What a bulk change says it did: '1 demande annulée', '3 demandes annulées'. */
+export function cancelledCountLabel(n: number): string {
+  return n > 1 ? `${n} demandes annulées` : `${n} demande annulée`;
+}
+
+/** '1 demande programmée', '3 demandes programmées'. */
+export function scheduledCountLabel(n: number): string {
+  return n > 1 ? `${n} demandes programmées` : `${n} demande programmée`;
+}
 
 /** 'Échéance dépassée de 3 jours' (one day: 'de 1 jour'). */
 export function overdueLabel(days: number): string {
@@ -216,6 +232,8 @@ export const historyRowSchema = demandeInterventionSchema.extend({
   dateCreation: isoDate,
   dateAnnulation: isoDate.nullable(),
   annuleePar: z.string().nullable(),
+  /** The reason given when it was cancelled from the board (null: none given, or not cancelled). */
+  motifAnnulation: z.string().nullable(),
   interventionDeclenchante: linkedInterventionSchema.nullable(),
   interventionRealisee: linkedInterventionSchema.nullable(),
 });
@@ -254,8 +272,16 @@ const selectionSchema = z
   .max(SELECTION_MAX, { error: REQUEST_MESSAGES.selectionTooLong })
   .refine((ids) => new Set(ids).size === ids.length, { error: REQUEST_MESSAGES.duplicate });
 
-/** PUT /api/admin/demande/intervention/delete: the selected requests to cancel. */
-export const cancelBodySchema = z.strictObject({ demandesInterventions: selectionSchema });
+/**
+ * PUT /api/admin/demande/intervention/delete: the selected requests to cancel, all or none,
+ * with one reason for all of them. The reason is plain text (tab and newlines allowed), at most
+ * MOTIF_ANNULATION_MAX characters; optional here so that older clients still cancel (blank
+ * means none), while the board always asks for it.
+ */
+export const cancelBodySchema = z.strictObject({
+  demandesInterventions: selectionSchema,
+  motif: textSchema(MOTIF_ANNULATION_MAX, { type: REQUEST_MESSAGES.motifInvalid, max: REQUEST_MESSAGES.motifTooLong }).nullable().optional(),
+});
 export type CancelBody = z.infer<typeof cancelBodySchema>;
 
 /** 'YYYY-MM-DD', a Europe/Paris calendar day. */
@@ -306,7 +332,15 @@ export const scheduleBodySchema = z.strictObject({
 });
 export type ScheduleBody = { values: ScheduleItem[] };
 
-export const requestSaveResponseSchema = z.object({ status: z.literal('success'), message: z.string() });
+/**
+ * The answer of a cancel or a schedule: the contract's message, unchanged whatever the number,
+ * and how many requests the call changed (every one named, since it is all or none).
+ */
+export const requestSaveResponseSchema = z.object({
+  status: z.literal('success'),
+  message: z.string(),
+  count: z.number(),
+});
 export type RequestSaveResponse = z.infer<typeof requestSaveResponseSchema>;
 
 // ---- Rules ----

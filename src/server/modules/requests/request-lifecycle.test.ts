@@ -404,7 +404,7 @@ describe.each(TEST_DRIVERS)('request lifecycle (%s)', (driver) => {
       for (const item of [{ dateEcheance: new Date(Date.parse(due) + DAY_MS).toISOString() }, { actionProgrammee: 3 }, { actionProgrammee: 'Transfert' }]) {
         const res = await schedule(item);
         expect(res.statusCode, JSON.stringify(item)).toBe(409);
-        expect(res.json()).toEqual({ status: 'error', message: 'La demande a changé, rechargez la page.' });
+        expect(res.json()).toEqual({ status: 'error', message: 'La demande a changé, rechargez la page.', errors: [{ key: 'values0', error: 'La demande a changé, rechargez la page.' }] });
       }
     });
 
@@ -443,6 +443,7 @@ describe.each(TEST_DRIVERS)('request lifecycle (%s)', (driver) => {
         dateCreation: expect.any(String),
         dateAnnulation: null,
         annuleePar: null,
+        motifAnnulation: null,
         interventionDeclenchante: { id: repair.interventions[0], date: expect.any(String), intervenant: 'MARTIN Jeanne', typeAction: 'Réparation à effectuer', valeur: 'Grille tordue', observations: null, photos: [] },
         interventionRealisee: null,
       });

@@ -62,6 +62,7 @@ export interface CardRecord {
   dateCreation: Date | string;
   dateAnnulation: Date | string | null;
   annuleePar: string | null;
+  motifAnnulation: string | null;
   idRealisee: number | null;
 }
 
@@ -100,7 +101,7 @@ function cardsQuery(ids: number[]) {
         ORDER BY li.date, li.id) AS "idSignalementsSuivants",
       greatest(1, round(extract(epoch FROM d.date_echeance - coalesce(i.date, d.date_creation)) / 86400))::int AS "delaiJours",
       d.date_creation AS "dateCreation", d.date_annulation AS "dateAnnulation", ${person(sql`d.annulee_par_id`)} AS "annuleePar",
-      d.intervention_realisee_id AS "idRealisee"
+      d.motif_annulation AS "motifAnnulation", d.intervention_realisee_id AS "idRealisee"
     FROM unnest(${intArray(ids)}) WITH ORDINALITY AS p(id, n)
     JOIN demande_intervention d ON d.id = p.id
     JOIN site s ON s.id = d.site_id
@@ -198,12 +199,14 @@ export function createRequestsRepository(db: Db | Kysely<Database>) {
       return rows[0]?.same !== true;
     },
 
-    async cancel(ids: number[], accountId: number) {
-      await db
+    /** Cancels these requests with one reason (null: none given); says how many rows changed. */
+    async cancel(ids: number[], accountId: number, motif: string | null) {
+      const r = await db
         .updateTable('demande_intervention')
-        .set({ statut_id: STATUT_ANNULEE, date_annulation: sql<Date>`now()`, annulee_par_id: accountId })
+        .set({ statut_id: STATUT_ANNULEE, date_annulation: sql<Date>`now()`, annulee_par_id: accountId, motif_annulation: motif })
         .where('id', 'in', ids)
-        .execute();
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
     },
 
     async schedule(id: number, day: string, accountId: number) {

@@ -49,7 +49,7 @@ export default async function requestsRoutes(fastify: FastifyInstance, deps: App
   app.put(
     '/admin/demande/intervention/delete',
     { onRequest: manage, schema: { body: cancelBodySchema, response: { 200: requestSaveResponseSchema, ...refusals } } },
-    (request) => service.cancel(request.user!, request.body.demandesInterventions),
+    (request) => service.cancel(request.user!, request.body),
   );
 
   app.post(

@@ -1,7 +1,8 @@
 // Rules of the intervention requests (docs/domain.md, intervention requests): only pending requests
-// (3, 4) change; a selection covers one site; a planned day lies between today and the due
-// day (Europe/Paris), or, once the due day has passed, between today and today plus the delay
-// the request was raised with. The named requests are locked for the whole change, so two people
+// (3, 4) change; a selection covers one site and changes as a whole or not at all (a refusal
+// names every item that stopped it, and the answer says how many changed); a cancellation keeps
+// its one reason; a planned day lies between today and the due day (Europe/Paris), or, once the
+// due day has passed, between today and today plus the delay the request was raised with. The named requests are locked for the whole change, so two people
 // acting at once are served one after the other and the second is told what happened.
 // Processing a request is the interventions add route's job (it links and closes it).
 import type { CurrentUser } from '../../plugins/auth.js';
@@ -16,6 +17,7 @@ import {
   ruleDuplicateMessage,
   ruleLoop,
   ruleLoopMessage,
+  type CancelBody,
   type DemandeIntervention,
   type DemandeRule,
   type DemandeRuleInput,
@@ -91,15 +93,23 @@ function card(r: CardRecord, signals: Map<number, LinkedRecord>, photos: PhotosB
 const isPending = (statut: number) => (PENDING_STATUTS as readonly number[]).includes(statut);
 
 /**
- * The selected requests, locked: 404 when one does not exist, 409 when they span two sites or
- * one is already processed or cancelled.
+ * The selected requests, locked. Every item that stops the change is named at once (`keyOf`
+ * its index: the body's key of that item): 404 when one does not exist, else 409 when they span
+ * two sites, else 409 when one is already processed or cancelled. Nothing is written then.
  */
-async function lockSelection(tx: RequestsRepository, ids: number[]) {
+async function lockSelection(tx: RequestsRepository, ids: number[], keyOf: (index: number) => string) {
   const rows = await tx.lockForChange(ids);
-  if (rows.length !== ids.length) throw new NotFoundError(REQUEST_MESSAGES.notFound);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const errors: FieldError[] = [];
+  ids.forEach((id, i) => {
+    const row = byId.get(id);
+    if (!row) errors.push({ key: keyOf(i), error: REQUEST_MESSAGES.notFound });
+    else if (!isPending(row.idStatut)) errors.push({ key: keyOf(i), error: REQUEST_MESSAGES.closed });
+  });
+  if (rows.length !== ids.length) throw new NotFoundError(REQUEST_MESSAGES.notFound, errors);
   if (new Set(rows.map((r) => r.siteId)).size > 1) throw new ConflictError(REQUEST_MESSAGES.twoSites);
-  if (rows.some((r) => !isPending(r.idStatut))) throw new ConflictError(REQUEST_MESSAGES.closed);
-  return new Map(rows.map((r) => [r.id, r]));
+  if (errors.length > 0) throw new ConflictError(REQUEST_MESSAGES.closed, errors);
+  return byId;
 }
 
 export function createRequestsService(db: Db) {
@@ -140,6 +150,7 @@ export function createRequestsService(db: Db) {
             dateCreation: toIso(r.dateCreation),
             dateAnnulation: toIsoOrNull(r.dateAnnulation),
             annuleePar: r.annuleePar,
+            motifAnnulation: r.motifAnnulation,
             interventionDeclenchante: declenchante ? linked(declenchante, photos) : null,
             interventionRealisee: realisee ? linked(realisee, photos) : null,
           });
@@ -147,37 +158,50 @@ export function createRequestsService(db: Db) {
       };
     },
 
-    async cancel(user: CurrentUser, ids: number[]): Promise<RequestSaveResponse> {
-      await repo.transaction(async (conn) => {
+    /** All or none, with one reason for all; says how many were cancelled. */
+    async cancel(user: CurrentUser, body: CancelBody): Promise<RequestSaveResponse> {
+      const ids = body.demandesInterventions;
+      const motif = body.motif?.trim() ? body.motif.trim() : null;
+      const count = await repo.transaction(async (conn) => {
         const tx = createRequestsRepository(conn);
-        await lockSelection(tx, ids);
-        await tx.cancel(ids, user.id);
+        await lockSelection(tx, ids, (i) => `demandesInterventions${i}`);
+        return tx.cancel(ids, user.id, motif);
       });
-      return { status: 'success', message: REQUEST_MESSAGES.cancelled };
+      return { status: 'success', message: REQUEST_MESSAGES.cancelled, count };
     },
 
+    /** All or none: every item is checked (each against its own window) before any is planned. */
     async schedule(user: CurrentUser, body: ScheduleBody): Promise<RequestSaveResponse> {
       await repo.transaction(async (conn) => {
         const tx = createRequestsRepository(conn);
         const locked = await lockSelection(
           tx,
           body.values.map((v) => v.demandeIntervention),
+          (i) => `values${i}.demandeIntervention`,
         );
         // What the screen showed must still be the request: a due date or an action changed
         // since (a corrected trigger, a moved request) means the person planned something else.
         const changed = await Promise.all(body.values.map((v) => tx.differsFrom(v.demandeIntervention, v.dateEcheance ?? null, v.actionProgrammee ?? null)));
-        if (changed.some(Boolean)) throw new ConflictError(REQUEST_MESSAGES.changed);
+        if (changed.some(Boolean)) {
+          throw new ConflictError(
+            REQUEST_MESSAGES.changed,
+            body.values.flatMap((_, i) => (changed[i] ? [{ key: `values${i}`, error: REQUEST_MESSAGES.changed }] : [])),
+          );
+        }
         // Days compare as 'YYYY-MM-DD' text, both sides in Paris time (computed by the database).
-        for (const v of body.values) {
+        const outside: FieldError[] = [];
+        body.values.forEach((v, i) => {
           const d = locked.get(v.demandeIntervention)!;
           const window = planningWindow(d.dueDay, d.today, d.delaiJours);
           if (v.date < window.min || v.date > window.max) {
-            throw new ConflictError(window.overdueDays > 0 ? overdueOutOfRangeMessage(window.max) : REQUEST_MESSAGES.dateOutOfRange);
+            outside.push({ key: `values${i}.date`, error: window.overdueDays > 0 ? overdueOutOfRangeMessage(window.max) : REQUEST_MESSAGES.dateOutOfRange });
           }
-        }
+        });
+        // 409 as before (the message of the first such item), each item's refusal under its date.
+        if (outside.length > 0) throw new ConflictError(outside[0].error, outside);
         for (const v of body.values) await tx.schedule(v.demandeIntervention, v.date, user.id);
       });
-      return { status: 'success', message: REQUEST_MESSAGES.scheduled };
+      return { status: 'success', message: REQUEST_MESSAGES.scheduled, count: body.values.length };
     },
 
     // ---- Rules ----

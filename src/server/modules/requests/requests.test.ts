@@ -175,7 +175,7 @@ describe.each(TEST_DRIVERS)('intervention requests API (%s)', (driver) => {
       const before = Date.now();
       const res = await call('PUT', '/api/admin/demande/intervention/delete', provider.cookie, { demandesInterventions: [a, b] });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ status: 'success', message: "Demande(s) d'intervention(s) annulée(s) avec succès" });
+      expect(res.json()).toEqual({ status: 'success', message: "Demande(s) d'intervention(s) annulée(s) avec succès", count: 2 });
       const row = await demandeRow(a);
       expect(row.statut_id).toBe(6);
       expect(row.annulee_par_id).toBe(provider.id);

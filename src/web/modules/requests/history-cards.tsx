@@ -1,7 +1,7 @@
 // The requests history on a phone (history-dialog.tsx picks it under 576 px): one card per
 // request instead of the wide table, on the same server-side list (search, status filter, sort
 // and pages of useListQuery). A card says the site, the cell, the work asked for, its status,
-// its dates and who cancelled it, shows the photos of the entries that called for it, and opens
+// its dates, who cancelled it and why, shows the photos of the entries that called for it, and opens
 // its 'Interventions liées' below itself (with the photos of the performed one: the others' are
 // on the card already).
 import { useState, type CSSProperties } from 'react';
@@ -181,6 +181,11 @@ function HistoryCard({ row: r, color }: { row: HistoryRow; color: string }) {
           <Text size="sm" style={WRAP}>
             Annulée le {formatParisDate(r.dateAnnulation)}
             {r.annuleePar ? ` par ${r.annuleePar}` : ''}
+          </Text>
+        )}
+        {r.motifAnnulation && (
+          <Text size="sm" style={{ ...WRAP, whiteSpace: 'pre-line' }}>
+            Motif d'annulation : {r.motifAnnulation}
           </Text>
         )}
         <InterventionPhotos photos={r.photos} what={`signalements de la demande ${r.id}`} size={56} />

@@ -46,6 +46,7 @@ const ROW: HistoryRow = {
   dateCreation: '2026-03-01T09:00:05Z',
   dateAnnulation: '2026-03-09T10:00:00Z',
   annuleePar: 'DURAND Alice',
+  motifAnnulation: null,
   interventionDeclenchante: TRIGGER,
   interventionRealisee: null,
 };
@@ -83,6 +84,16 @@ describe('requests history', () => {
     const linked = await within(dialog).findByRole('region', { name: 'Interventions liées à la demande 11' });
     expect(within(linked).getByText('Déclenchante').closest('tr')).toHaveTextContent('MARTIN Jeanne');
     expect(within(linked).getByText('Dernier signalement').closest('tr')).toHaveTextContent(/950.*VERT Paul.*Plein/);
+  });
+
+  it("shows the reason a request was cancelled for, in the 'Motif d'annulation' column", async () => {
+    setup([{ ...ROW, motifAnnulation: 'Bac remplacé par la mairie' }, { ...ROW, id: 12, site: 'Place Guérin', idStatut: 5, statut: 'Réalisée', dateAnnulation: null, annuleePar: null }]);
+    const dialog = await openHistory();
+    const cancelled = (await within(dialog).findByText('Square Wilson')).closest('tr')!;
+    const header = within(dialog).getByRole('columnheader', { name: "Motif d'annulation" });
+    const column = [...header.parentElement!.children].indexOf(header);
+    expect(cancelled.children[column]).toHaveTextContent(/^Bac remplacé par la mairie$/);
+    expect(within(dialog).getByText('Place Guérin').closest('tr')!.children[column]).toHaveTextContent(/^$/);
   });
 
   it('shows the photos of each linked intervention, and those of the signals in between', async () => {
@@ -179,6 +190,13 @@ describe('requests history on a phone', () => {
     expect(card).toHaveTextContent('Annulée le 09/03/2026 par DURAND Alice');
     const photos = within(card).getByRole('list', { name: 'Photos : signalements de la demande 11' });
     expect(within(photos).getAllByRole('img').map((i) => i.getAttribute('src'))).toEqual(['/api/admin/photo/1?taille=miniature', '/api/admin/photo/2?taille=miniature']);
+  });
+
+  it('shows on the card of a cancelled request the reason it was cancelled for', async () => {
+    setup([{ ...ROW, motifAnnulation: 'Doublon de la demande 10' }]);
+    const dialog = await openHistory();
+    const card = await within(dialog).findByRole('article', { name: 'Demande 11' });
+    expect(card).toHaveTextContent("Annulée le 09/03/2026 par DURAND AliceMotif d'annulation : Doublon de la demande 10");
   });
 
   it('opens the linked interventions of a card below it, with the photos of the performed one', async () => {

@@ -1,6 +1,6 @@
 // 'Voir l'historique' on the requests board: 'Historique des demandes d'interventions' on the
 // shared server-side table (creation date, scheduled action, due date, status in colour,
-// cancelled on and by, how many entries called for the request), searched and filtered on the
+// cancelled on, by and why, how many entries called for the request), searched and filtered on the
 // server, each row opening its 'Interventions liées' (the triggering intervention, the latest
 // entry that called for it again, and the performed intervention, each with its photos).
 // Under 576 px (a provider's phone) the same list shows as cards (history-cards.tsx) in a
@@ -24,6 +24,9 @@ import { frenchValue } from '../../lib/format';
 
 /** The colour of a request status: scheduled blue, processed green, cancelled red. */
 export const STATUT_COLORS: Record<number, string> = { [STATUT_PROGRAMMEE]: 'blue', [STATUT_REALISEE]: 'green', [STATUT_ANNULEE]: 'red' };
+
+/** A long reason wraps within its column, its own line breaks kept. */
+const MOTIF_STYLE = { whiteSpace: 'pre-line', overflowWrap: 'anywhere', maxWidth: '20rem' } as const;
 
 /** Below Mantine's xs breakpoint (576 px): a phone held upright. */
 export const PHONE_QUERY = '(max-width: 35.99em)';
@@ -81,6 +84,16 @@ function HistoryList({ phone }: { phone: boolean }) {
     },
     { accessor: 'dateAnnulation', title: 'Annulée le', sortable: true, render: (r) => formatParisDate(r.dateAnnulation) },
     { accessor: 'annuleePar', title: 'Annulée par' },
+    {
+      accessor: 'motifAnnulation',
+      title: "Motif d'annulation",
+      render: (r) =>
+        r.motifAnnulation ? (
+          <Text size="sm" style={MOTIF_STYLE}>
+            {r.motifAnnulation}
+          </Text>
+        ) : null,
+    },
     {
       accessor: 'nbSignalements',
       title: 'Signalements',

@@ -161,10 +161,10 @@ describe('requests board', () => {
     expect(within(second).getByRole('button', { name: 'Annuler (2)' })).toBeInTheDocument();
   });
 
-  it('cancels the selection after confirmation', async () => {
+  it('asks for the reason, then cancels the selection with it and says how many', async () => {
     const api = mockApi({
       ...board([demande(), demande({ id: 12 })]),
-      'PUT /api/admin/demande/intervention/delete': reply(200, { status: 'success', message: "Demande(s) d'intervention(s) annulée(s) avec succès" }),
+      'PUT /api/admin/demande/intervention/delete': reply(200, { status: 'success', message: "Demande(s) d'intervention(s) annulée(s) avec succès", count: 2 }),
     });
     renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
     const first = await screen.findByRole('article', { name: 'Demande 11' }, { timeout: 15_000 });
@@ -172,16 +172,26 @@ describe('requests board', () => {
     await userEvent.click(within(screen.getByRole('article', { name: 'Demande 12' })).getByRole('checkbox'));
     await userEvent.click(within(first).getByRole('button', { name: 'Annuler (2)' }));
     const dialog = await screen.findByRole('dialog', { name: "Annuler ces demandes d'interventions ?" });
+    // The reason is always asked for: nothing leaves without it.
     await userEvent.click(within(dialog).getByRole('button', { name: 'Oui' }));
-    expect(await screen.findByText("Demande(s) d'intervention(s) annulée(s) avec succès")).toBeInTheDocument();
-    expect(api.callsTo('PUT', '/api/admin/demande/intervention/delete')[0].body).toEqual({ demandesInterventions: [11, 12] });
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Veuillez renseignez les champs obligatoires');
+    const motif = within(dialog).getByRole('textbox', { name: "Motif d'annulation" });
+    expect(motif).toHaveAttribute('aria-invalid', 'true');
+    expect(within(dialog).getByText("Le motif d'annulation est obligatoire")).toBeInTheDocument();
+    expect(api.callsTo('PUT', '/api/admin/demande/intervention/delete')).toHaveLength(0);
+    await userEvent.click(motif);
+    await userEvent.paste('  Bacs retirés par la mairie  ');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Oui' }));
+    expect(await screen.findByText('2 demandes annulées')).toBeInTheDocument();
+    expect(screen.getByText("Demande(s) d'intervention(s) annulée(s) avec succès")).toBeInTheDocument();
+    expect(api.callsTo('PUT', '/api/admin/demande/intervention/delete')[0].body).toEqual({ demandesInterventions: [11, 12], motif: 'Bacs retirés par la mairie' });
   });
 
   it('asks for the planned day, then schedules', async () => {
     const shown = demande();
     const api = mockApi({
       ...board([shown]),
-      'POST /api/admin/demande/intervention/programmer': reply(200, { status: 'success', message: "Demande(s) d'intervention(s) programmée(s) avec succès" }),
+      'POST /api/admin/demande/intervention/programmer': reply(200, { status: 'success', message: "Demande(s) d'intervention(s) programmée(s) avec succès", count: 1 }),
     });
     renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
     const card = await screen.findByRole('article', { name: 'Demande 11' }, { timeout: 15_000 });
@@ -196,6 +206,7 @@ describe('requests board', () => {
     await userEvent.click(within(dialog).getByText(/^A faire/));
     await userEvent.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
     expect(await screen.findByText("Demande(s) d'intervention(s) programmée(s) avec succès")).toBeInTheDocument();
+    expect(screen.getByText('1 demande programmée')).toBeInTheDocument();
     const [d, m, y] = parts.split('/');
     expect(api.callsTo('POST', '/api/admin/demande/intervention/programmer')[0].body).toEqual({
       values: [{ demandeIntervention: 11, date: `${y}-${m}-${d}`, dateEcheance: shown.dateEcheance, actionProgrammee: 14 }],
@@ -235,7 +246,7 @@ describe('requests board', () => {
     const overdue = demande({ dateEcheance: due.toISOString(), delaiJours: 5 });
     const api = mockApi({
       ...board([overdue]),
-      'POST /api/admin/demande/intervention/programmer': reply(200, { status: 'success', message: "Demande(s) d'intervention(s) programmée(s) avec succès" }),
+      'POST /api/admin/demande/intervention/programmer': reply(200, { status: 'success', message: "Demande(s) d'intervention(s) programmée(s) avec succès", count: 1 }),
     });
     renderApp('/admin/demande/intervention/list', { loggedRoutes: requestsRoutes });
     const card = await screen.findByRole('article', { name: 'Demande 11' }, { timeout: 15_000 });

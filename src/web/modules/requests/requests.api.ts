@@ -37,8 +37,9 @@ export const requestStatutsQuery = () =>
 export const pendingSitesQuery = () =>
   queryOptions({ queryKey: requestsKeys.sites, queryFn: () => api.get('admin/demande/intervention/get/sites').json<PendingSite[]>() });
 
-export const cancelRequests = (ids: number[]) =>
-  api.put('admin/demande/intervention/delete', { json: { demandesInterventions: ids } }).json<RequestSaveResponse>();
+/** All or none, with one reason for all; the answer says how many were cancelled. */
+export const cancelRequests = (ids: number[], motif: string) =>
+  api.put('admin/demande/intervention/delete', { json: { demandesInterventions: ids, motif } }).json<RequestSaveResponse>();
 
 /** Each item carries the due date and action the dialog showed: the server refuses it if the request changed since. */
 export const scheduleRequests = (values: ScheduleItem[]) => api.post('admin/demande/intervention/programmer', { json: { values } }).json<RequestSaveResponse>();

@@ -2,16 +2,19 @@
 // 'Date prévue de réalisation' (dd/MM/yyyy, from today to the due date, Europe/Paris days; an
 // overdue request, whose window would be empty, from today to today plus its rule's delay).
 // Each item sends the due date and action shown, so that a request changed meanwhile is
-// refused ('La demande a changé, rechargez la page.') instead of planned blind.
+// refused ('La demande a changé, rechargez la page.') instead of planned blind. For a selection,
+// 'Même date pour toutes' fills every request's date at once; each is still checked against its
+// own window, and every one outside it is shown at once. The selection is planned as a whole or
+// not at all, and the toast says how many.
 import { useEffect, useState } from 'react';
-import { Stack, Text } from '@mantine/core';
+import { Divider, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { DateInput } from '@mantine/dates';
 import { useQueryClient } from '@tanstack/react-query';
 import { formatParisDate, parisDayValue } from '../../../shared/dates';
-import { REQUEST_MESSAGES, overdueLabel, planningWindow, type DemandeIntervention } from '../../../shared/schemas/requests';
+import { REQUEST_MESSAGES, overdueLabel, planningWindow, scheduledCountLabel, type DemandeIntervention } from '../../../shared/schemas/requests';
 import { readFailure } from '../../lib/api';
 import { refusalMessage } from '../../lib/form';
-import { notifySuccess } from '../../lib/notify';
 import { Dialog } from '../../components/dialog';
 import { ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
 import { requestsKeys, scheduleRequests } from './requests.api';
@@ -33,6 +36,7 @@ export function ScheduleDialog({ opened, demandes, onClose, onDone }: { opened: 
   const queryClient = useQueryClient();
   const [dates, setDates] = useState<Record<number, string | null>>({});
   const [errors, setErrors] = useState<Record<number, string>>({});
+  const [common, setCommon] = useState<string | null>(null);
   const [banner, setBanner] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const today = parisDayValue(new Date())!;
@@ -44,16 +48,35 @@ export function ScheduleDialog({ opened, demandes, onClose, onDone }: { opened: 
     // A planned request starts from its planned day.
     setDates(Object.fromEntries(demandes.map((d) => [d.id, d.dateProgrammee ? parisDayValue(d.dateProgrammee) : null])));
     setErrors({});
+    setCommon(null);
     setBanner(null);
   }, [opened, demandes]);
+
+  /** Why a request's day cannot be sent, if it cannot. */
+  const refusalOf = (d: DemandeIntervention, day: string | null | undefined) => {
+    const range = windowOf(d);
+    if (!day) return REQUEST_MESSAGES.dateRequired;
+    if (day < range.min || day > range.max) return `Entre le ${frDay(range.min)} et le ${frDay(range.max)}`;
+    return null;
+  };
+
+  /** 'Même date pour toutes': every date at once, and every request that cannot take it said at once. */
+  const fillAll = (day: string | null) => {
+    setCommon(day);
+    setDates(Object.fromEntries(demandes.map((d) => [d.id, day])));
+    const found: Record<number, string> = {};
+    for (const d of demandes) {
+      const refusal = day ? refusalOf(d, day) : null;
+      if (refusal) found[d.id] = refusal;
+    }
+    setErrors(found);
+  };
 
   const save = async () => {
     const found: Record<number, string> = {};
     for (const d of demandes) {
-      const day = dates[d.id];
-      const range = windowOf(d);
-      if (!day) found[d.id] = REQUEST_MESSAGES.dateRequired;
-      else if (day < range.min || day > range.max) found[d.id] = `Entre le ${frDay(range.min)} et le ${frDay(range.max)}`;
+      const refusal = refusalOf(d, dates[d.id]);
+      if (refusal) found[d.id] = refusal;
     }
     setErrors(found);
     if (Object.keys(found).length > 0) return setBanner(SCHEDULE_REQUIRED_MESSAGE);
@@ -63,18 +86,22 @@ export function ScheduleDialog({ opened, demandes, onClose, onDone }: { opened: 
       const res = await scheduleRequests(
         demandes.map((d) => ({ demandeIntervention: d.id, date: dates[d.id]!, dateEcheance: d.dateEcheance, actionProgrammee: d.idActionProgrammee })),
       );
-      notifySuccess(res.message);
+      // How many, above the contract's own message.
+      notifications.show({ title: scheduledCountLabel(res.count), message: res.message, color: 'green', autoClose: 3000 });
       await queryClient.invalidateQueries({ queryKey: requestsKeys.all });
       onDone();
     } catch (e) {
       const failure = await readFailure(e);
+      // Each item's refusal under its date: a 400's field errors, and the requests a 404 or a
+      // 409 names (a day outside its window, a request closed or changed meanwhile).
+      const byIndex: Record<number, string> = {};
+      for (const err of failure.errors) {
+        const m = /^values(\d+)(\..*)?$/.exec(err.key);
+        const d = m ? demandes[Number(m[1])] : undefined;
+        if (d && !(d.id in byIndex)) byIndex[d.id] = err.error;
+      }
+      setErrors(byIndex);
       if (failure.status === 400) {
-        const byIndex: Record<number, string> = {};
-        for (const err of failure.errors) {
-          const m = /^values(\d+)\.date$/.exec(err.key);
-          if (m && demandes[Number(m[1])]) byIndex[demandes[Number(m[1])].id] = err.error;
-        }
-        setErrors(byIndex);
         setBanner(SCHEDULE_REQUIRED_MESSAGE);
       } else {
         setBanner(refusalMessage(failure));
@@ -92,6 +119,24 @@ export function ScheduleDialog({ opened, demandes, onClose, onDone }: { opened: 
       <Stack gap="md">
         <ErrorBanner message={banner} />
         <Text fw={600}>Site : {demandes[0]?.site}</Text>
+        {demandes.length > 1 && (
+          <>
+            <DateInput
+              label="Même date pour toutes"
+              description="Remplit la date prévue de chaque demande ; chacune reste dans sa propre période"
+              valueFormat="DD/MM/YYYY"
+              dateParser={parseDay}
+              placeholder="jj/mm/aaaa"
+              popoverProps={CALENDAR_ABOVE}
+              minDate={today}
+              // The latest day one of them may take: the others say so under their own date.
+              maxDate={demandes.map((d) => windowOf(d).max).reduce((a, b) => (a > b ? a : b))}
+              value={common}
+              onChange={fillAll}
+            />
+            <Divider />
+          </>
+        )}
         {demandes.map((d) => {
           const range = windowOf(d);
           return (
