@@ -9,6 +9,8 @@
 //     < 250 KB. What the shell loads after the first render without the form needing it (toast
 //     and modal hosts, account menu, service worker registration) is listed, not counted.
 //     Builds into a temporary directory, or reads the build named by BENCH_DIST.
+//  3. the planning of a day's route through 60 stops (bench/route.ts, also runnable alone):
+//     p50, p95 and max, with and without a start point; target p95 < 50 ms.
 // Options (after `npm run bench --`):
 //   --dataset 1m|100k  also runs the dataset bench (bench/measure.ts) on the
 //                      PostgreSQL of BENCH_DATABASE_URL or TEST_DATABASE_URL: routes through the
@@ -36,6 +38,7 @@ import { httpSender } from '../src/web/offline/sender.js';
 import type { InterventionSubmission } from '../src/shared/schemas/interventions.js';
 import { DATASETS, preparePgDataset, type DatasetName } from './dataset.js';
 import { measureDataset } from './measure.js';
+import { ROUTE_STOPS, ROUTE_TARGET_MS, printRouteBench, routeBenchmark } from './route.js';
 
 const SUBMISSIONS = 500;
 const BUNDLE_TARGET_KB = 250;
@@ -274,6 +277,14 @@ if (!args.only) {
     await bundleBenchmark();
   } catch (error) {
     report('JavaScript of /admin/fiche/site/{id} before usable', false, (error as Error).message);
+  }
+  try {
+    const rows = routeBenchmark();
+    printRouteBench(rows);
+    const worst = Math.max(...rows.map((r) => r.p95));
+    report(`route planning of ${ROUTE_STOPS} stops`, worst < ROUTE_TARGET_MS, `p95 ${worst.toFixed(1)} ms (target < ${ROUTE_TARGET_MS} ms)`);
+  } catch (error) {
+    report(`route planning of ${ROUTE_STOPS} stops`, false, (error as Error).message);
   }
 }
 if (args.dataset) {

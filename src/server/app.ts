@@ -5,6 +5,7 @@ import qs from 'qs';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppConfig, AppDeps } from './deps.js';
+import { DEFAULT_TILES_URL } from './config.js';
 import errorsPlugin from './plugins/errors.js';
 import authPlugin from './plugins/auth.js';
 import webPlugin from './plugins/web.js';
@@ -25,6 +26,21 @@ export type App = FastifyInstance;
 export function trustProxyOption(value: AppConfig['TRUST_PROXY']): FastifyServerOptions['trustProxy'] {
   if (typeof value === 'number') return (_address: string, hop: number) => hop < value;
   return value ?? false;
+}
+
+/**
+ * Where the map's tiles come from (MAP_TILES_URL), as a CSP source: its origin, a '{s}'
+ * subdomain placeholder as a wildcard ('https://*.tile.example.org'); null when unusable.
+ */
+export function tileSource(tilesUrl: string | undefined): string | null {
+  if (!tilesUrl) return null;
+  try {
+    const url = new URL(tilesUrl.replace(/\{s\}/g, 'sous-domaine').replace(/\{[a-z]+\}/g, '0'));
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+    return `${url.protocol}//${url.host.replace(/^sous-domaine\./, '*.')}`;
+  } catch {
+    return null;
+  }
 }
 
 const CSP = [
@@ -48,9 +64,11 @@ const CSP = [
  * are also told to stay on https (HSTS, upgrade-insecure-requests); over plain http (a phone on
  * the LAN) those would send them to an https server that does not exist.
  */
-export function securityHeaders(https: boolean): Record<string, string> {
+export function securityHeaders(https: boolean, tiles: string | null = null): Record<string, string> {
+  // The map's images come from its tile server too.
+  const csp = tiles ? CSP.map((d) => (d.startsWith('img-src ') ? `${d} ${tiles}` : d)) : CSP;
   return {
-    'content-security-policy': (https ? [...CSP, 'upgrade-insecure-requests'] : CSP).join(';'),
+    'content-security-policy': (https ? [...csp, 'upgrade-insecure-requests'] : csp).join(';'),
     'cross-origin-opener-policy': 'same-origin',
     'cross-origin-resource-policy': 'same-origin',
     'origin-agent-cluster': '?1',
@@ -146,7 +164,7 @@ export async function createApp(deps: AppDeps, fastifyOptions: AppServerOptions 
   // Security headers, fixed for the process: computed once here rather than by a middleware
   // chain on every request (they were @fastify/helmet's defaults with this CSP; the hook costs a
   // fraction of helmet's per-request work on the small JSON routes).
-  const headers = securityHeaders(https);
+  const headers = securityHeaders(https, tileSource(deps.config.MAP_TILES_URL ?? DEFAULT_TILES_URL));
   const apiHeaders = apiSecurityHeaders(https);
   app.addHook('onRequest', (request, reply, done) => {
     // API answers carry personal data (user lists, e-mails, phones) and change with every

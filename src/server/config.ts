@@ -33,6 +33,9 @@ const territorySchema = z
 const PORT_MESSAGE = 'PORT doit être un numéro de port entre 0 et 65535';
 const HOST_MESSAGE = 'HOST doit être une adresse IP ou un nom d’hôte (ex. 127.0.0.1 ou 0.0.0.0)';
 const DB_TIMEOUT_MESSAGE = 'DB_STATEMENT_TIMEOUT doit être un nombre de secondes entre 1 et 3600';
+/** OpenStreetMap's own tiles, for the map of the sites, when MAP_TILES_URL is not set. */
+export const DEFAULT_TILES_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const TRUST_PROXY_MESSAGE =
@@ -188,7 +191,7 @@ export const configSchema = z.object({
       .string()
       .regex(/^https?:\/\/\S+$/, { message: 'MAP_TILES_URL doit être une URL http(s) de tuiles contenant {z}, {x} et {y}' })
       .refine((u) => ['{z}', '{x}', '{y}'].every((p) => u.includes(p)), { message: 'MAP_TILES_URL doit être une URL http(s) de tuiles contenant {z}, {x} et {y}' })
-      .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+      .default(DEFAULT_TILES_URL),
   ),
   MAP_TILES_ATTRIBUTION: text('MAP_TILES_ATTRIBUTION', '© les contributeurs d’OpenStreetMap', 300),
   /** PEM certificate chain and private key: both set, the server speaks HTTPS itself. */

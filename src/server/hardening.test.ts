@@ -7,7 +7,7 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_CONFIG, TEST_DRIVERS, createTestApp } from '../../tests/helpers/test-app.js';
-import { createApp } from './app.js';
+import { createApp, tileSource } from './app.js';
 import { createPostgres } from './db/client.js';
 import { createMemoryMailer } from './mailer.js';
 import errorsPlugin from './plugins/errors.js';
@@ -189,6 +189,15 @@ describe('security headers and caching', () => {
       expect(String(res.headers['content-security-policy'])).not.toContain('upgrade-insecure-requests');
     }
     expect(String((await http.app.inject({ url: '/login' })).headers['content-security-policy'])).toContain("default-src 'self'");
+  });
+
+  it("lets pages show the map's tiles from their server (MAP_TILES_URL), and nothing else from outside", async () => {
+    const csp = String((await http.app.inject({ url: '/admin/carte' })).headers['content-security-policy']);
+    expect(csp).toContain("img-src 'self' data: blob: https://tile.openstreetmap.org;");
+    expect(csp).toContain("script-src 'self';");
+    expect(tileSource('https://{s}.tile.example.org/{z}/{x}/{y}.png')).toBe('https://*.tile.example.org');
+    expect(tileSource('http://127.0.0.1:8080/tuiles/{z}/{x}/{y}.png')).toBe('http://127.0.0.1:8080');
+    expect(tileSource('pas une url')).toBeNull();
   });
 
   it('sends the page protections on pages, assets and the web app fallback', async () => {

@@ -218,6 +218,8 @@ describe.each(TEST_DRIVERS)('route fuzz (%s)', (driver) => {
       'PUT /api/admin/role/update/:id': () => ({ agents: [agent.id] }),
       'POST /api/admin/typeComposteur/add': () => ({ volume: 400, precisions: 'Bois' }),
       'POST /api/admin/typeSite/add': () => ({ libelle: 'Fuzz', code: 'FZ' }),
+      'PUT /api/admin/tournee/ordre': () => ({ date: '2024-05-02', demandes: [demande] }),
+      'PUT /api/admin/tournee/depart': () => ({ depart: { latitude: 48.39, longitude: -4.49 } }),
     } satisfies Record<string, (g: ReturnType<typeof generator>) => Json>);
     // Migrations and a dozen logins take a while on a busy machine.
   }, 120_000);

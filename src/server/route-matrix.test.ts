@@ -154,6 +154,7 @@ const MATRIX: Record<string, Row> = {
   'PUT /api/admin/signalement/classer/:id': row(['referent', 'ROLE_ADMIN']),
   'PUT /api/admin/signalement/classer': row(['referent', 'ROLE_ADMIN']),
   'PUT /api/admin/signalement/fusionner': row(['referent', 'ROLE_ADMIN']),
+  'PUT /api/admin/signalement/transformer': row(['referent', 'ROLE_ADMIN']),
   'GET /api/open/sites.geojson': row(EVERYONE),
   'GET /api/admin/sauvegarde/status': row(ONLY_ADMIN),
   'GET /api/admin/import/:kind/modele': row(ONLY_ADMIN),
@@ -175,6 +176,11 @@ const MATRIX: Record<string, Row> = {
   'POST /api/alerte/desabonnement/:token': row(EVERYONE),
   'GET /api/admin/rapport/get/by/annee': row(SITE_MANAGERS),
   'GET /api/admin/rapport/export': row(SITE_MANAGERS),
+  // The map of the sites (those who see every site, and providers) and the day's route.
+  'GET /api/admin/site/get/carte': row(['provider', 'ROLE_ADMIN_SITE', 'ROLE_ADMIN']),
+  'GET /api/admin/tournee': row(REQUEST_MANAGERS),
+  'PUT /api/admin/tournee/ordre': row(REQUEST_MANAGERS),
+  'PUT /api/admin/tournee/depart': row(REQUEST_MANAGERS),
   // The API description: public.
   'GET /api/docs': row(EVERYONE),
   'GET /api/docs/json': row(EVERYONE),

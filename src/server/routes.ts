@@ -22,6 +22,7 @@ import photosRoutes from './modules/photos/photos.routes.js';
 import publicSitesRoutes from './modules/public-sites/public-sites.routes.js';
 import backupRoutes from './modules/backup/backup.routes.js';
 import importsRoutes from './modules/imports/imports.routes.js';
+import mapRoutes from './modules/map/map.routes.js';
 
 export default async function apiRoutes(api: FastifyInstance, opts: AppDeps & { prefix?: string }) {
   // The prefix is this plugin's own; the modules get the dependencies only.
@@ -46,4 +47,5 @@ export default async function apiRoutes(api: FastifyInstance, opts: AppDeps & { 
   await api.register(publicSitesRoutes, deps);
   await api.register(backupRoutes, deps);
   await api.register(importsRoutes, deps);
+  await api.register(mapRoutes, deps);
 }

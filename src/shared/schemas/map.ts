@@ -13,6 +13,7 @@ export const MAP_MESSAGES = {
   ordreRequired: 'Donnez l’ordre des étapes',
   ordreMismatch: 'L’ordre doit reprendre exactement les demandes programmées ce jour-là, chacune une fois. Rechargez la tournée.',
   ordreSaved: 'Ordre de la tournée enregistré',
+  ordreCleared: 'Ordre de la tournée effacé : les étapes suivent l’ordre calculé',
   departSaved: 'Point de départ enregistré',
   departCleared: 'Point de départ effacé : la tournée part de la première étape',
 } as const;
@@ -50,9 +51,10 @@ export function markerState(site: Pick<CarteSite, 'alertes' | 'demandesEnAttente
 }
 
 const DAY = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+// Year 0000 is a JavaScript date but not a PostgreSQL one: refused here, not by the database.
 const isRealDay = (s: string) => {
   const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  return !s.startsWith('0000') && !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 };
 const daySchema = z
   .string({ error: MAP_MESSAGES.dateRequired })

@@ -56,9 +56,11 @@ export const SIGNALEMENT_MESSAGES = {
   idsDuplicate: 'Un signalement est choisi deux fois',
   keptInList: 'Le signalement conservé ne peut pas être fusionné avec lui-même',
   mergeOtherSite: 'Seuls des signalements du même site peuvent être fusionnés',
+  transformOtherSite: 'Seuls des signalements du même site peuvent devenir une même demande',
 } as const;
 
 /** The notifications of the bulk actions: how many reports they changed. */
+export const bulkTransformedMessage = (n: number) => (n > 1 ? `${n} signalements transformés en une demande d’intervention` : 'Signalement transformé en demande d’intervention');
 export const bulkClosedMessage = (n: number) => (n > 1 ? `${n} signalements clôturés` : '1 signalement clôturé');
 export const bulkMergedMessage = (n: number, keptId: number) =>
   `${n > 1 ? `${n} signalements fusionnés` : '1 signalement fusionné'} dans le signalement n° ${keptId}`;
@@ -245,6 +247,12 @@ export const signalementFusionnerSchema = z
   .object({ idConserve: idSchema(), ids: idListSchema })
   .refine((v) => !v.ids.includes(v.idConserve), { path: ['ids'], error: SIGNALEMENT_MESSAGES.keptInList });
 export type SignalementFusionnerInput = z.input<typeof signalementFusionnerSchema>;
+
+/** PUT /api/admin/signalement/transformer: new reports of one site turned into one request. */
+export const signalementTransformerLotSchema = signalementTransformSchema.extend({ ids: idListSchema });
+export type SignalementTransformerLotInput = z.input<typeof signalementTransformerLotSchema>;
+
+export const signalementTransformedLotSchema = z.object({ status: z.literal('success'), message: z.string(), count: z.number(), idDemande: z.number() });
 
 export const signalementLotSchema = z.object({ status: z.literal('success'), message: z.string(), count: z.number() });
 

@@ -17,12 +17,13 @@ import { alertsRoutes } from '../modules/alerts/alerts.routes';
 import { yearlyReportRoutes } from '../modules/yearly-report/yearly-report.routes';
 import { publicSitesRoutes } from '../modules/public-sites/public-sites.routes';
 import { importsRoutes } from '../modules/imports/imports.routes';
+import { mapRoutes } from '../modules/map/map.routes';
 import { buildRoutes, type RouteGroups } from './build-routes';
 
 export const ROUTE_GROUPS: RouteGroups = {
   // The public interventions list comes first: the contract checks it before the others.
   publicRoutes: [...fieldEntryPublicRoutes, ...accountRoutes, ...publicSitesRoutes],
-  loggedRoutes: [...usersRoutes, ...rolesRoutes, ...compostersRoutes, ...siteTypesRoutes, ...sitesRoutes, ...fieldEntryRoutes, ...interventionsAdminRoutes, ...requestsRoutes, ...statisticsRoutes, ...alertsRoutes, ...yearlyReportRoutes, ...importsRoutes],
+  loggedRoutes: [...usersRoutes, ...rolesRoutes, ...compostersRoutes, ...siteTypesRoutes, ...sitesRoutes, ...fieldEntryRoutes, ...interventionsAdminRoutes, ...requestsRoutes, ...statisticsRoutes, ...alertsRoutes, ...yearlyReportRoutes, ...importsRoutes, ...mapRoutes],
 };
 
 export function createAppRouter() {

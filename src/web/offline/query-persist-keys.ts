@@ -7,9 +7,10 @@ export const PERSIST_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 
 /** Queries that are the same for everybody: kept when another person logs in. */
 const SHARED_ROOTS = [['reference']];
-/** One person's field data: the board, its filter, the history, their sites and site sheets. */
+/** One person's field data: the board, its filter, the history, their sites and site sheets, the day's route. */
 const PERSONAL_ROOTS = [
   ['requests', 'pending'],
+  ['map', 'tournee'],
   ['requests', 'sites'],
   ['requests', 'history'],
   ['sites', 'active'],

@@ -10,6 +10,7 @@ import {
   SIGNALEMENT_MESSAGES,
   bulkClosedMessage,
   bulkMergedMessage,
+  bulkTransformedMessage,
   publicSiteParamsSchema,
   publicSiteSchema,
   signalementClasserLotSchema,
@@ -22,6 +23,8 @@ import {
   signalementLotSchema,
   signalementSentSchema,
   signalementTransformSchema,
+  signalementTransformedLotSchema,
+  signalementTransformerLotSchema,
 } from '../../../shared/schemas/public-sites.js';
 import { createPublicSitesService } from './public-sites.service.js';
 import openDataRoutes from './open-data.routes.js';
@@ -74,6 +77,16 @@ export default async function publicSitesRoutes(fastify: FastifyInstance, deps: 
     const count = await service.file(request.user!, request.body.ids, request.body.motif);
     return { status: 'success' as const, message: bulkClosedMessage(count), count };
   });
+
+  app.put(
+    '/admin/signalement/transformer',
+    { onRequest: handle, schema: { body: signalementTransformerLotSchema, response: { 200: signalementTransformedLotSchema, ...refusals } } },
+    async (request) => {
+      const idDemande = await service.transformMany(request.user!, request.body.ids, request.body);
+      const count = request.body.ids.length;
+      return { status: 'success' as const, message: bulkTransformedMessage(count), count, idDemande };
+    },
+  );
 
   app.put('/admin/signalement/fusionner', { onRequest: handle, schema: { body: signalementFusionnerSchema, response: lot } }, async (request) => {
     const count = await service.merge(request.user!, request.body.idConserve, request.body.ids);

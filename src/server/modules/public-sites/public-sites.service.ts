@@ -98,6 +98,30 @@ export function createPublicSitesService(deps: AppDeps & { now?: () => number },
     });
   }
 
+  async function transformReports(user: CurrentUser, ids: readonly number[], input: SignalementTransform): Promise<number> {
+    const done = await inTransaction(async (tx) => {
+      const reports = await lockFor(tx, user, ids);
+      const siteId = reports[0].siteId;
+      const errors: FieldError[] = [];
+      if (reports.some((r) => r.siteId !== siteId)) errors.push({ key: 'ids', error: SIGNALEMENT_MESSAGES.transformOtherSite });
+      const action = await tx.actionLabel(input.actionProgrammee);
+      if (!action) errors.push({ key: 'actionProgrammee', error: SIGNALEMENT_MESSAGES.actionUnknown });
+      const cell = await tx.activeCell(siteId, input.composteur);
+      if (!cell) errors.push({ key: 'composteur', error: SIGNALEMENT_MESSAGES.cellUnknown });
+      if (action && cell && !(await tx.actionAllowedOn(input.actionProgrammee, cell.typeBac))) {
+        errors.push({ key: 'actionProgrammee', error: SIGNALEMENT_MESSAGES.actionNotOnCell });
+      }
+      const today = await tx.parisToday();
+      if (input.dateEcheance < today || input.dateEcheance > addDays(today, DUE_DAYS_MAX)) errors.push({ key: 'dateEcheance', error: SIGNALEMENT_MESSAGES.dateRange });
+      if (errors.length > 0) throw new ValidationError(errors);
+      const demandeId = await tx.insertRequest({ siteId, cellId: input.composteur, action: input.actionProgrammee, day: input.dateEcheance });
+      await tx.markHandled(ids, { statut: 'transforme', accountId: user.id, motif: null, demandeId });
+      return { demandeId, mails: await answersFor(tx, reports, { kind: 'transforme', action: action!, dueDay: input.dateEcheance }) };
+    });
+    await answer(done.mails);
+    return done.demandeId;
+  }
+
   /** Sent after the commit; a failure is logged (without the address) and the handling stands. */
   async function answer(mails: ReportHandledMail[]) {
     for (const mail of mails) {
@@ -190,25 +214,15 @@ export function createPublicSitesService(deps: AppDeps & { now?: () => number },
 
     /** A normal pending request on a cell of the report's site, linked to the report. */
     async transform(user: CurrentUser, id: number, input: SignalementTransform): Promise<number> {
-      const done = await inTransaction(async (tx) => {
-        const [report] = await lockFor(tx, user, [id]);
-        const errors: FieldError[] = [];
-        const action = await tx.actionLabel(input.actionProgrammee);
-        if (!action) errors.push({ key: 'actionProgrammee', error: SIGNALEMENT_MESSAGES.actionUnknown });
-        const cell = await tx.activeCell(report.siteId, input.composteur);
-        if (!cell) errors.push({ key: 'composteur', error: SIGNALEMENT_MESSAGES.cellUnknown });
-        if (action && cell && !(await tx.actionAllowedOn(input.actionProgrammee, cell.typeBac))) {
-          errors.push({ key: 'actionProgrammee', error: SIGNALEMENT_MESSAGES.actionNotOnCell });
-        }
-        const today = await tx.parisToday();
-        if (input.dateEcheance < today || input.dateEcheance > addDays(today, DUE_DAYS_MAX)) errors.push({ key: 'dateEcheance', error: SIGNALEMENT_MESSAGES.dateRange });
-        if (errors.length > 0) throw new ValidationError(errors);
-        const demandeId = await tx.insertRequest({ siteId: report.siteId, cellId: input.composteur, action: input.actionProgrammee, day: input.dateEcheance });
-        await tx.markHandled([id], { statut: 'transforme', accountId: user.id, motif: null, demandeId });
-        return { demandeId, mails: await answersFor(tx, [report], { kind: 'transforme', action: action!, dueDay: input.dateEcheance }) };
-      });
-      await answer(done.mails);
-      return done.demandeId;
+      return transformReports(user, [id], input);
+    },
+
+    /**
+     * Several new reports of one site turned into one request (all or none): each is linked to
+     * it and its reporter told, as for one. Says which request.
+     */
+    transformMany(user: CurrentUser, ids: readonly number[], input: SignalementTransform): Promise<number> {
+      return transformReports(user, ids, input);
     },
 
     /** Files one report, or several at once (all or none); says how many. */

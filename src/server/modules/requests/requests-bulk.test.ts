@@ -31,14 +31,21 @@ describe.each(TEST_DRIVERS)('the requests board in bulk (%s)', (driver) => {
     ctx.app.inject({ method, url, headers: { cookie }, ...(payload === undefined ? {} : { payload }) });
   const cancel = (payload: object, who = provider) => call('PUT', '/api/admin/demande/intervention/delete', who.cookie, payload);
   const schedule = (values: object[], who = provider) => call('POST', '/api/admin/demande/intervention/programmer', who.cookie, { values });
-  const rows = (ids: number[]) =>
-    ctx.db
+  /** The requests' rows, in the order of `ids`. */
+  const rows = async (ids: number[]) => {
+    const found = await ctx.db
       .selectFrom('demande_intervention')
       .where('id', 'in', ids)
       .select(['id', 'statut_id', 'motif_annulation', 'annulee_par_id', 'date_programmee', 'programme_par_id'])
-      .orderBy('id')
       .execute();
-  const pendingOf = (site: Site, n: number) => Promise.all(Array.from({ length: n }, () => createPendingDemande(ctx.db, site.id, site.apport, 14)));
+    return ids.map((id) => found.find((r) => r.id === id)!);
+  };
+  /** n pending requests, created one after the other (ids in the order returned). */
+  const pendingOf = async (site: Site, n: number) => {
+    const ids: number[] = [];
+    for (let i = 0; i < n; i++) ids.push(await createPendingDemande(ctx.db, site.id, site.apport, 14));
+    return ids;
+  };
   const dueIn = (id: number, days: number) =>
     ctx.db
       .updateTable('demande_intervention')
@@ -210,6 +217,34 @@ describe.each(TEST_DRIVERS)('the requests board in bulk (%s)', (driver) => {
       expect((await reports([a, b])).map((r) => r.statut)).toEqual(['nouveau', 'nouveau']);
       expect((await close([a, b])).json()).toEqual({ status: 'success', message: '2 signalements clôturés', count: 2 });
       expect((await reports([a, b])).map((r) => r.statut)).toEqual(['classe', 'classe']);
+    });
+
+    it('turns a selection of one site into one request, all or none, and says how many', async () => {
+      const transform = (payload: object) => call('PUT', '/api/admin/signalement/transformer', admin.cookie, payload);
+      const other = await createEquippedSite(ctx.db);
+      const [a, b, elsewhere, handled] = [await reportOn(site, 'Bac plein.'), await reportOn(site, 'Bac qui déborde.'), await reportOn(other, 'Bac plein aussi.'), await reportOn(site, 'Déjà réglé.')];
+      expect((await close([handled])).statusCode).toBe(200);
+      const body = { actionProgrammee: 3, composteur: site.apport, dateEcheance: inDays(7) };
+      const requestsBefore = Number((await ctx.db.selectFrom('demande_intervention').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      // Another site's report, or one already handled, in the selection: nothing changes.
+      const mixed = await transform({ ...body, ids: [a, b, elsewhere] });
+      expect(mixed.statusCode).toBe(400);
+      expect(mixed.json().errors).toContainEqual({ key: 'ids', error: 'Seuls des signalements du même site peuvent devenir une même demande' });
+      expect((await transform({ ...body, ids: [a, b, handled] })).statusCode).toBe(409);
+      expect((await reports([a, b])).map((r) => r.statut)).toEqual(['nouveau', 'nouveau']);
+      expect(Number((await ctx.db.selectFrom('demande_intervention').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)).toBe(requestsBefore);
+
+      const res = await transform({ ...body, ids: [a, b] });
+      expect(res.statusCode).toBe(200);
+      const { idDemande, ...rest } = res.json();
+      expect(rest).toEqual({ status: 'success', message: '2 signalements transformés en une demande d’intervention', count: 2 });
+      const linked = await ctx.db.selectFrom('signalement_public').where('id', 'in', [a, b]).select(['statut', 'demande_intervention_id']).execute();
+      expect(linked).toEqual([
+        { statut: 'transforme', demande_intervention_id: idDemande },
+        { statut: 'transforme', demande_intervention_id: idDemande },
+      ]);
+      const request = await ctx.db.selectFrom('demande_intervention').where('id', '=', idDemande).select(['site_id', 'site_composteur_id', 'statut_id']).executeTakeFirstOrThrow();
+      expect(request).toEqual({ site_id: site.id, site_composteur_id: site.apport, statut_id: 3 });
     });
 
     it('merges a selection into the one kept, all or none, and says how many', async () => {

@@ -155,6 +155,35 @@ describe('reports panel', () => {
     expect(await screen.findByText('0 choisi sur 3 signalements')).toBeInTheDocument();
   });
 
+  it('turns the chosen reports of one site into one request, and refuses a choice across sites', async () => {
+    const rows = [row(), row({ id: 32, texte: 'Odeur forte.' }), row({ id: 33, idSite: 6, site: 'Square Wilson', texte: 'Couvercle cassé.' })];
+    const api = board(rows, {
+      'PUT /api/admin/signalement/transformer': () => reply(200, { status: 'success', message: '2 signalements transformés en une demande d’intervention', count: 2, idDemande: 78 }),
+    });
+    const user = userEvent.setup();
+    renderApp('/admin/signalements', { publicRoutes: publicSitesRoutes });
+    const turn = await screen.findByRole('button', { name: 'Transformer en une demande' }, FIRST);
+    expect(turn).toBeDisabled();
+    await user.click(screen.getByRole('checkbox', { name: 'Choisir tous les signalements de la page' }));
+    // Two sites in the choice: one request cannot serve both.
+    expect(turn).toBeDisabled();
+    expect(turn).toHaveAttribute('title', 'Choisissez des signalements d’un même site');
+    await user.click(screen.getByRole('checkbox', { name: /^Choisir le signalement n° 33 du/ }));
+    expect(turn).toBeEnabled();
+    await user.click(turn);
+    const dialog = await screen.findByRole('dialog', { name: 'Transformer 2 signalements en une demande' });
+    expect(await within(dialog).findByRole('combobox', { name: 'Cellule' })).toHaveValue('Cellule n°1 - Apport');
+    await user.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    expect(await screen.findByText('2 signalements transformés en une demande d’intervention')).toBeInTheDocument();
+    expect(api.callsTo('PUT', '/api/admin/signalement/transformer')[0].body).toEqual({
+      ids: [31, 32],
+      actionProgrammee: 3,
+      composteur: 41,
+      dateEcheance: parisDayValue(new Date(Date.now() + 7 * DAY_MS)),
+    });
+    expect(await screen.findByText('0 choisi sur 3 signalements')).toBeInTheDocument();
+  });
+
   it('merges the chosen reports into the one kept, the oldest unless another is picked', async () => {
     const rows = [
       row({ id: 40, date: '2026-03-12T09:00:00.000Z', occurrences: 3 }),

@@ -2,8 +2,9 @@
 // ROLE_ADMIN (every site) and referents (their own sites). A new report is turned into an
 // intervention request ('Transformer en demande': scheduled action, cell and due date) or filed
 // with a reason ('Classer'); either way its author, when they left an e-mail, gets one answer.
-// Several new reports can be chosen (their checkboxes) and closed at once ('Clôturer'), or
-// merged into the one kept ('Fusionner'): each is one action on the server, all or none.
+// Several new reports can be chosen (their checkboxes) and closed at once ('Clôturer'), merged
+// into the one kept ('Fusionner'), or, when they are of one site, turned into one request
+// ('Transformer en une demande'): each is one action on the server, all or none.
 // Mounted alone at /admin/signalements and meant for a tab of the requests board.
 import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, Center, Checkbox, Group, Loader, Pagination, Paper, Radio, SegmentedControl, Select, Stack, Text, Textarea, Title } from '@mantine/core';
@@ -17,7 +18,7 @@ import { FormDialogFooter, ErrorBanner } from '../../components/form-dialog';
 import { readFailure } from '../../lib/api';
 import { notifySuccess } from '../../lib/notify';
 import { requestsKeys } from '../requests/public';
-import { REPORTS_PAGE_SIZE, fileReport, fileReports, mergeReports, reportSiteCellsQuery, reportsKeys, reportsQuery, transformReport } from './reports.api';
+import { REPORTS_PAGE_SIZE, fileReport, fileReports, mergeReports, reportSiteCellsQuery, reportsKeys, reportsQuery, transformReport, transformReports } from './reports.api';
 
 type Tab = 'nouveau' | 'traite';
 
@@ -47,7 +48,7 @@ export function ReportsPanel() {
   const [tab, setTab] = useState<Tab>('nouveau');
   const [page, setPage] = useState(0);
   const reports = useQuery(reportsQuery(tab, page));
-  const [transforming, setTransforming] = useState<SignalementRow | null>(null);
+  const [transforming, setTransforming] = useState<SignalementRow[] | null>(null);
   const [filing, setFiling] = useState<SignalementRow[] | null>(null);
   const [merging, setMerging] = useState<SignalementRow[] | null>(null);
   // The chosen reports, kept with their rows: the choice survives a change of page.
@@ -63,7 +64,9 @@ export function ReportsPanel() {
       else next.delete(r.id);
       return next;
     });
+  const oneSite = chosen.length > 0 && chosen.every((r) => r.idSite === chosen[0].idSite);
   const bulkDone = () => {
+    setTransforming(null);
     setFiling(null);
     setMerging(null);
     setSelected(new Map());
@@ -120,6 +123,15 @@ export function ReportsPanel() {
                 <Button size="xs" variant="default" disabled={chosen.length < 2} onClick={() => setMerging(chosen)}>
                   Fusionner
                 </Button>
+                <Button
+                  size="xs"
+                  variant="default"
+                  disabled={chosen.length < 2 || !oneSite}
+                  title={chosen.length >= 2 && !oneSite ? 'Choisissez des signalements d’un même site' : undefined}
+                  onClick={() => setTransforming(chosen)}
+                >
+                  Transformer en une demande
+                </Button>
               </Group>
             </Group>
           ) : (
@@ -133,7 +145,7 @@ export function ReportsPanel() {
               report={r}
               selected={selected.has(r.id)}
               onSelect={(on) => toggle([r], on)}
-              onTransform={() => setTransforming(r)}
+              onTransform={() => setTransforming([r])}
               onFile={() => setFiling([r])}
             />
           ))}
@@ -147,7 +159,7 @@ export function ReportsPanel() {
           )}
         </Stack>
       )}
-      <TransformDialog report={transforming} onClose={() => setTransforming(null)} />
+      <TransformDialog reports={transforming} onClose={() => setTransforming(null)} onDone={bulkDone} />
       <FileDialog reports={filing} onClose={() => setFiling(null)} onDone={bulkDone} />
       <MergeDialog reports={merging} onClose={() => setMerging(null)} onDone={bulkDone} />
     </Stack>
@@ -218,15 +230,18 @@ function ReportCard({ report: r, selected, onSelect, onTransform, onFile }: Card
   );
 }
 
-function TransformDialog({ report, onClose }: { report: SignalementRow | null; onClose: () => void }) {
+function TransformDialog({ reports, onClose, onDone }: { reports: SignalementRow[] | null; onClose: () => void; onDone: () => void }) {
+  const many = (reports?.length ?? 0) > 1;
   return (
-    <Dialog opened={report !== null} onClose={onClose} title="Transformer en demande" centered>
-      {report && <TransformForm key={report.id} report={report} onDone={onClose} />}
+    <Dialog opened={reports !== null} onClose={onClose} title={many ? `Transformer ${reports!.length} signalements en une demande` : 'Transformer en demande'} centered>
+      {reports && <TransformForm key={reports.map((r) => r.id).join(',')} reports={reports} onDone={onDone} />}
     </Dialog>
   );
 }
 
-function TransformForm({ report, onDone }: { report: SignalementRow; onDone: () => void }) {
+/** One request from one report, or from several reports of one site (each is linked to it). */
+function TransformForm({ reports, onDone }: { reports: SignalementRow[]; onDone: () => void }) {
+  const [report] = reports;
   const queryClient = useQueryClient();
   const actions = useQuery(typeActionsQuery());
   const cells = useQuery(reportSiteCellsQuery(report.idSite));
@@ -268,7 +283,8 @@ function TransformForm({ report, onDone }: { report: SignalementRow; onDone: () 
     setSaving(true);
     setBanner(null);
     try {
-      const res = await transformReport(report.id, { actionProgrammee: Number(action), composteur: Number(cell), dateEcheance: due! });
+      const payload = { actionProgrammee: Number(action), composteur: Number(cell), dateEcheance: due! };
+      const res = reports.length > 1 ? await transformReports(reports.map((r) => r.id), payload) : await transformReport(report.id, payload);
       notifySuccess(res.message);
       await Promise.all([queryClient.invalidateQueries({ queryKey: reportsKeys.all }), queryClient.invalidateQueries({ queryKey: requestsKeys.all })]);
       onDone();
@@ -293,7 +309,7 @@ function TransformForm({ report, onDone }: { report: SignalementRow; onDone: () 
         <strong>{report.site}</strong> · {report.categorieLibelle}
       </Text>
       <Text size="sm" c="dimmed" lineClamp={3}>
-        {report.texte}
+        {reports.length > 1 ? `${reports.length} signalements, chacun lié à la demande créée : ${reports.map((r) => `n° ${r.id}`).join(', ')}` : report.texte}
       </Text>
       <Select
         label="Action à programmer"

@@ -42,6 +42,10 @@ type Handled = { status: 'success'; message: string; idDemande: number | null };
 
 export const transformReport = (id: number, payload: Partial<SignalementTransform>) => api.put(`admin/signalement/transformer/${id}`, { json: payload }).json<Handled>();
 
+/** Several new reports of one site turned into one request, all or none. */
+export const transformReports = (ids: number[], payload: Partial<SignalementTransform>) =>
+  api.put('admin/signalement/transformer', { json: { ids, ...payload } }).json<Bulk & { idDemande: number }>();
+
 export const fileReport = (id: number, motif: string) => api.put(`admin/signalement/classer/${id}`, { json: { motif } }).json<Handled>();
 
 export const fileReports = (ids: number[], motif: string) => api.put('admin/signalement/classer', { json: { ids, motif } }).json<Bulk>();

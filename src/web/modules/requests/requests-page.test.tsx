@@ -6,7 +6,8 @@ import { behaveLikeABrowserForTables } from '../../../../tests/helpers/web-scree
 import type { DemandeIntervention } from '../../../shared/schemas/requests';
 import { requestsRoutes } from './requests.routes';
 import { PHONE_QUERY } from './history-dialog';
-import { isUrgent, overdueDays, photosSubject, requestPrefill, signalsLabel } from './requests-page';
+import { isUrgent, overdueDays, photosSubject, signalsLabel } from './requests-page';
+import { requestPrefill } from './request-prefill';
 import { useConnectivityStore } from '../../offline/connectivity';
 import { prefillOf, requestSheetValues, toSubmission } from '../field-entry/public';
 

@@ -13,7 +13,7 @@ import { Loading, QueryState } from '../../components/query-state';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { can } from '../../../shared/permissions';
-import { ACTION_REPARATION_A_EFFECTUER, STATUT_PROGRAMMEE } from '../../../shared/domain';
+import { STATUT_PROGRAMMEE } from '../../../shared/domain';
 import { formatParisDate, parisDayValue } from '../../../shared/dates';
 import { overdueLabel, planningWindow, type DemandeIntervention } from '../../../shared/schemas/requests';
 import { useSessionStore } from '../../session/session-store';
@@ -22,12 +22,13 @@ import { PageMessage } from '../../components/page-message';
 import { useIsOffline } from '../../offline/connectivity';
 import { notifyError } from '../../lib/notify';
 import { InterventionPhotos } from '../interventions/public';
-import { siteInfosQuery, type RequestPrefill, type SheetNavigationState } from '../field-entry/public';
+import { siteInfosQuery, type SheetNavigationState } from '../field-entry/public';
 import { CancelDialog } from './cancel-dialog';
 import { HistoryDialog } from './history-dialog';
 import { PUBLIC_REPORT, requestAuthor } from './history-cards';
 import { PAGE_SIZE, pendingQuery, pendingSitesQuery } from './requests.api';
 import { ScheduleDialog } from './schedule-dialog';
+import { requestPrefill } from './request-prefill';
 import { frenchValue } from '../../lib/format';
 import { PageTitle } from '../../components/page-title';
 
@@ -38,21 +39,6 @@ export const ONE_SITE_MESSAGE = 'Vous ne pouvez sélectionner que des demandes d
 const URGENT_MS = 3 * 24 * 3600 * 1000;
 /** The due date is red when fewer than 3 days away (overdue too), as the contract says. */
 export const isUrgent = (dateEcheance: string, now = Date.now()) => new Date(dateEcheance).getTime() - now < URGENT_MS;
-
-/**
- * Destination cell if any, else the cell; the scheduled action; the value of a trigger 18
- * (the latest repair to do when it was signalled again: it says the most about the work).
- */
-export function requestPrefill(d: DemandeIntervention): RequestPrefill {
-  const latest = d.dernierSignalement;
-  const valeur =
-    latest && latest.idAction === ACTION_REPARATION_A_EFFECTUER && latest.valeur !== ''
-      ? latest.valeur
-      : d.idAction === ACTION_REPARATION_A_EFFECTUER && d.value !== ''
-        ? d.value
-        : null;
-  return { demandeIntervention: d.id, composteur: d.destinationIdBac ?? d.idBac, action: d.idActionProgrammee, valeur };
-}
 
 /** Whole days an overdue request is late (Paris days), 0 when it is not. */
 export function overdueDays(d: Pick<DemandeIntervention, 'dateEcheance' | 'delaiJours'>, now = new Date()): number {
