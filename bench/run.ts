@@ -16,8 +16,8 @@
 //                      PostgreSQL of BENCH_DATABASE_URL or TEST_DATABASE_URL: routes through the
 //                      API next to their bare SQL, load, submissions, and at 100k the PGlite figures;
 //   --only <pattern>   runs only the dataset bench's rows whose name matches (a case-insensitive
-//                      regular expression; 'load', 'submissions', 'inserts' and 'pglite' name
-//                      those parts);
+//                      regular expression; 'load', 'submissions', 'inserts', 'pglite' and
+//                      'backup' name those parts);
 //                      the two checks above are then skipped;
 //   --rebuild          rebuilds the dataset even when it exists;
 //   --build-only       builds (or reuses and migrates) the dataset, prints its URL and shape, stops;
@@ -38,6 +38,7 @@ import { httpSender } from '../src/web/offline/sender.js';
 import type { InterventionSubmission } from '../src/shared/schemas/interventions.js';
 import { DATASETS, preparePgDataset, type DatasetName } from './dataset.js';
 import { measureDataset } from './measure.js';
+import { BACKUP_GOAL_S, benchBackup } from './backup.js';
 import { ROUTE_STOPS, ROUTE_TARGET_MS, printRouteBench, routeBenchmark } from './route.js';
 
 const SUBMISSIONS = 500;
@@ -293,6 +294,17 @@ if (args.dataset) {
     await measureDataset({ dataset: args.dataset, only: args.only, rebuild: args.rebuild, runs: args.runs, warmup: 3, capMs: 15_000 });
   } catch (error) {
     console.log(`      dataset bench stopped: ${(error as Error).stack ?? (error as Error).message}`);
+  }
+  // Backup and restore of the whole dataset's database (bench/backup.ts), on PostgreSQL.
+  if (!args.only || args.only.test('backup')) {
+    try {
+      const r = await benchBackup(args.dataset, (line) => console.log(`      ${line}`));
+      console.log(
+        `${r.backupSeconds <= BACKUP_GOAL_S && r.restoreSeconds <= BACKUP_GOAL_S && r.countsEqual ? 'PASS' : 'MISS'}  backup/restore ${args.dataset}: backup ${r.backupSeconds.toFixed(1)} s, restore ${r.restoreSeconds.toFixed(1)} s (goal ${BACKUP_GOAL_S} s each), ${(r.bytes / 1024 / 1024).toFixed(1)} MB for ${r.rows} rows, RSS peak ${r.peakRssMb} MB`,
+      );
+    } catch (error) {
+      console.log(`      backup bench stopped: ${(error as Error).stack ?? (error as Error).message}`);
+    }
   }
 }
 console.log(`\n${results.filter((r) => r.ok).length}/${results.length} PASS in ${((Date.now() - t) / 1000).toFixed(1)} s`);
