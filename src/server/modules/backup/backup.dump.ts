@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { once } from 'node:events';
-import { sql, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Transaction } from 'kysely';
+import pgCopyStreams from 'pg-copy-streams';
 import type { Db } from '../../db/client.js';
 import type { Database } from '../../db/schema.js';
 import { BACKUP_FORMAT, BACKUP_VERSION, COPY_END, END_PREFIX, HEADER_PREFIX, copyLine, copyStatement, fileSha256, ident, sqlEpilogue, sqlPreamble, type BackupHeader } from './backup.format.js';
@@ -66,7 +67,18 @@ export async function schemaVersion(db: Transaction<Database> | Db): Promise<num
   return Number(rows[0]?.v ?? 0);
 }
 
-async function engineOf(trx: Transaction<Database>): Promise<'pglite' | 'postgres'> {
+/**
+ * Runs a `COPY … TO STDOUT` on the transaction's connection (PostgreSQL only) and hands each
+ * chunk of its text to `take`, which may wait (the file's back-pressure) before the next.
+ */
+async function copyOut(trx: Transaction<Database>, statement: string, take: (chunk: Buffer) => Promise<void>): Promise<void> {
+  const copy = pgCopyStreams.to(statement);
+  // node-postgres runs a query object (the COPY stream) as it is, on this connection.
+  await trx.executeQuery(CompiledQuery.raw(copy as unknown as string));
+  for await (const chunk of copy as AsyncIterable<Buffer>) await take(chunk);
+}
+
+export async function engineOf(trx: Transaction<Database>): Promise<'pglite' | 'postgres'> {
   const { rows } = await sql<{ v: string }>`SELECT version() AS v`.execute(trx);
   return /emscripten|wasm/i.test(rows[0].v) ? 'pglite' : 'postgres';
 }
@@ -105,6 +117,7 @@ export async function writeBackup(db: Db, file: string, opts: { lock?: number } 
 
 async function dumpTo(trx: Transaction<Database>, temp: string): Promise<BackupHeader> {
   const tables = await userTables(trx);
+  const engine = await engineOf(trx);
   const counts: number[] = [];
   // The first read fixes the snapshot; sequences only go up, so read after it they cover every row it sees.
   for (const t of tables) counts.push(Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.table(t.name)}`.execute(trx)).rows[0].n));
@@ -119,7 +132,7 @@ async function dumpTo(trx: Transaction<Database>, temp: string): Promise<BackupH
     format: BACKUP_FORMAT,
     version: BACKUP_VERSION,
     schema: await schemaVersion(trx),
-    engine: await engineOf(trx),
+    engine,
     createdAt: new Date().toISOString(),
     tables: tables.map((t, i) => ({ name: t.name, columns: t.columns, rows: counts[i] })),
     sequences,
@@ -143,6 +156,15 @@ async function dumpTo(trx: Transaction<Database>, temp: string): Promise<BackupH
     for (const line of sqlPreamble(tables)) await write(line);
     for (const t of tables) {
       await write(copyStatement(t));
+      if (engine === 'postgres') {
+        // PostgreSQL writes the table's COPY text itself: the rows go straight to the file.
+        await copyOut(trx, `COPY ${ident(t.name)} (${t.columns.map(ident).join(', ')}) TO STDOUT`, async (chunk) => {
+          hash.update(chunk);
+          if (!gzip.write(chunk)) await Promise.race([once(gzip, 'drain'), done]);
+        });
+        await write(COPY_END);
+        continue;
+      }
       const values = t.columns.map((c) => `${ident(c)}::text`).join(', ');
       await sql.raw(`DECLARE compost_backup NO SCROLL CURSOR FOR SELECT array_to_json(ARRAY[${values}]::text[])::text AS r FROM ${ident(t.name)}`).execute(trx);
       for (;;) {

@@ -82,7 +82,8 @@ function checkHeader(value: unknown, expectedVersion: number): BackupHeader {
   return h as BackupHeader;
 }
 
-export type BackupLine = { kind: 'table'; table: BackupTable } | { kind: 'row'; line: string };
+/** A row comes as a JSON array of its values (`line`) and as its COPY text line (`copy`). */
+export type BackupLine = { kind: 'table'; table: BackupTable } | { kind: 'row'; line: string; copy: string };
 
 /**
  * Reads a backup file from start to end and checks it: gzip integrity, header, every line, row
@@ -123,12 +124,12 @@ export async function readBackup(file: string, onLine?: (l: BackupLine) => Promi
     inTable = 0;
     await onLine?.({ kind: 'table', table: header!.tables[table] });
   };
-  const row = async (values: unknown) => {
+  const row = async (values: unknown, copy?: string) => {
     if (table < 0) throw corrupt(`ligne ${n} hors table`);
     const columns = header!.tables[table].columns.length;
     if (!Array.isArray(values) || values.length !== columns || !values.every((v) => v === null || typeof v === 'string')) throw corrupt(`ligne ${n} invalide`);
     inTable++;
-    await onLine?.({ kind: 'row', line: JSON.stringify(values) });
+    if (onLine) await onLine({ kind: 'row', line: JSON.stringify(values), copy: copy ?? copyLine(values as (string | null)[]) });
   };
   /** The SQL format: COPY blocks between statements the restore does not need to run. */
   const handleSql = async (line: string) => {
@@ -137,7 +138,7 @@ export async function readBackup(file: string, onLine?: (l: BackupLine) => Promi
         tableDone();
         inCopy = false;
       } else {
-        await row(parseCopyLine(line));
+        await row(parseCopyLine(line), line);
       }
     } else if (line.startsWith('COPY ')) {
       const next = header!.tables[table + 1];

@@ -4,12 +4,47 @@
 // tables included, their triggers off; foreign keys taken off and put back, which checks every
 // row), sets the sequences and applies the migrations that came after the backup: a restore cut
 // in the middle leaves the database as it was.
-import { sql, type Transaction } from 'kysely';
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
+import { CompiledQuery, sql, type Transaction } from 'kysely';
+import pgCopyStreams from 'pg-copy-streams';
 import type { Db } from '../../db/client.js';
 import type { Database } from '../../db/schema.js';
 import { loadMigrations, type Migration } from '../../db/migrate.js';
-import { BackupFileError, readBackup, type BackupHeader, type BackupLine } from './backup.format.js';
-import { ident, schemaVersion, userTables } from './backup.dump.js';
+import { BackupFileError, copyStatement, readBackup, type BackupHeader, type BackupLine } from './backup.format.js';
+import { engineOf, ident, schemaVersion, userTables } from './backup.dump.js';
+
+interface CopyIn {
+  write(text: string): Promise<void>;
+  end(): Promise<void>;
+  /** Cancels the COPY (CopyFail): the connection can then roll the transaction back. */
+  abort(): Promise<void>;
+}
+
+/** A `COPY … FROM STDIN` on the transaction's connection (PostgreSQL only), fed line by line. */
+async function copyIn(trx: Transaction<Database>, statement: string): Promise<CopyIn> {
+  const stream = pgCopyStreams.from(statement);
+  let failure: Error | null = null;
+  stream.on('error', (e: Error) => (failure = e));
+  // node-postgres runs a query object (the COPY stream) as it is, on this connection.
+  await trx.executeQuery(CompiledQuery.raw(stream as unknown as string));
+  return {
+    async write(text) {
+      if (failure) throw failure;
+      if (!stream.write(text)) await Promise.race([once(stream, 'drain'), once(stream, 'error')]);
+    },
+    async end() {
+      if (failure) throw failure;
+      stream.end();
+      await finished(stream);
+    },
+    async abort() {
+      const closed = once(stream, 'close').catch(() => undefined);
+      stream.destroy(new Error('Restauration interrompue'));
+      await closed;
+    },
+  };
+}
 
 /** migrate.ts's advisory lock: a server starting on this database waits for the restore. */
 const MIGRATION_LOCK = 99111109;
@@ -141,17 +176,39 @@ export async function restoreBackup(db: Db, file: string, opts: { force?: boolea
       batch = [];
       bytes = 0;
     };
-    await readBackup(file, async (l: BackupLine) => {
+    // On PostgreSQL each table's rows go in through one COPY, as the file writes them.
+    const viaCopy = (await engineOf(trx)) === 'postgres';
+    let copy: CopyIn | null = null;
+    const endCopy = async () => {
+      if (!copy) return;
+      const ending = copy;
+      copy = null;
+      await ending.end();
+    };
+    const load = readBackup(file, async (l: BackupLine) => {
       if (l.kind === 'table') {
         await flush();
+        await endCopy();
         current = tables.get(l.table.name);
+        if (viaCopy) copy = await copyIn(trx, copyStatement(current!));
         return;
       }
+      if (copy) return copy.write(`${l.copy}\n`);
       batch.push(l.line);
       bytes += l.line.length;
       if (batch.length >= BATCH_ROWS || bytes >= BATCH_BYTES) await flush();
     });
+    try {
+      await load;
+    } catch (e) {
+      // A line refused half-way through a table: the COPY in progress is cancelled first.
+      const open = copy as CopyIn | null;
+      copy = null;
+      await open?.abort();
+      throw e;
+    }
     await flush();
+    await endCopy();
 
     for (const fk of fks.rows) await sql.raw(`ALTER TABLE ${ident(fk.tbl)} ADD CONSTRAINT ${ident(fk.name)} ${fk.def}`).execute(trx);
     for (const n of names) await sql.raw(`ALTER TABLE ${ident(n)} ENABLE TRIGGER USER`).execute(trx);
