@@ -55,8 +55,11 @@ export async function benchBackup(name: DatasetName, log: (line: string) => void
   const admin = await openPostgres(base);
   const source = await openPostgres(url);
   let restored: Awaited<ReturnType<typeof openPostgres>> | null = null;
-  // The dataset's own marker table is not Compost's: kept out of the backup while it runs.
-  await sql.raw('CREATE SCHEMA IF NOT EXISTS bench_aside; ALTER TABLE IF EXISTS public.bench_dataset SET SCHEMA bench_aside').execute(source.db);
+  // The dataset's own tables (its marker, its migration hashes) are not Compost's: kept out of
+  // the backup while it runs.
+  const own = (await sql<{ name: string }>`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename LIKE 'bench\_%'`.execute(source.db)).rows.map((r) => r.name);
+  await sql.raw('CREATE SCHEMA IF NOT EXISTS bench_aside').execute(source.db);
+  for (const t of own) await sql.raw(`ALTER TABLE public.${t} SET SCHEMA bench_aside`).execute(source.db);
   try {
     const sourceCounts = await tableCounts(source.db);
     const rows = [...sourceCounts.values()].reduce((a, b) => a + b, 0);
@@ -85,7 +88,7 @@ export async function benchBackup(name: DatasetName, log: (line: string) => void
     log(`restore: ${restoreSeconds.toFixed(1)} s, RSS peak ${restoreRss} MB, row counts ${countsEqual ? 'equal' : 'DIFFERENT'}`);
     return { backupSeconds, restoreSeconds, bytes, rows, peakRssMb: Math.max(backupRss, restoreRss), countsEqual };
   } finally {
-    await sql.raw('ALTER TABLE IF EXISTS bench_aside.bench_dataset SET SCHEMA public').execute(source.db);
+    for (const t of own) await sql.raw(`ALTER TABLE bench_aside.${t} SET SCHEMA public`).execute(source.db);
     await source.close();
     if (restored) await restored.close();
     await sql.raw(`DROP DATABASE IF EXISTS ${target} WITH (FORCE)`).execute(admin.db).catch(() => undefined);

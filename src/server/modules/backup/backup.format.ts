@@ -82,8 +82,8 @@ function checkHeader(value: unknown, expectedVersion: number): BackupHeader {
   return h as BackupHeader;
 }
 
-/** A row comes as a JSON array of its values (`line`) and as its COPY text line (`copy`). */
-export type BackupLine = { kind: 'table'; table: BackupTable } | { kind: 'row'; line: string; copy: string };
+/** A row comes as its values (text forms or null) and as its COPY text line (`copy`). */
+export type BackupLine = { kind: 'table'; table: BackupTable } | { kind: 'row'; values: (string | null)[]; copy: string };
 
 /**
  * Reads a backup file from start to end and checks it: gzip integrity, header, every line, row
@@ -129,7 +129,7 @@ export async function readBackup(file: string, onLine?: (l: BackupLine) => Promi
     const columns = header!.tables[table].columns.length;
     if (!Array.isArray(values) || values.length !== columns || !values.every((v) => v === null || typeof v === 'string')) throw corrupt(`ligne ${n} invalide`);
     inTable++;
-    if (onLine) await onLine({ kind: 'row', line: JSON.stringify(values), copy: copy ?? copyLine(values as (string | null)[]) });
+    if (onLine) await onLine({ kind: 'row', values: values as (string | null)[], copy: copy ?? copyLine(values as (string | null)[]) });
   };
   /** The SQL format: COPY blocks between statements the restore does not need to run. */
   const handleSql = async (line: string) => {

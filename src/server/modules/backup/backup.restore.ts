@@ -2,7 +2,7 @@
 // engine wrote it. The file is checked from end to end before anything is written. Then one
 // transaction builds the schema of the backup's version, loads every row as it was (derived
 // tables included, their triggers off; foreign keys taken off and put back, which checks every
-// row), sets the sequences and applies the migrations that came after the backup: a restore cut
+// row; indexes built after the rows), sets the sequences and applies the migrations that came after the backup: a restore cut
 // in the middle leaves the database as it was.
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
@@ -31,7 +31,17 @@ async function copyIn(trx: Transaction<Database>, statement: string): Promise<Co
   return {
     async write(text) {
       if (failure) throw failure;
-      if (!stream.write(text)) await Promise.race([once(stream, 'drain'), once(stream, 'error')]);
+      if (stream.write(text)) return;
+      await new Promise<void>((resolve, reject) => {
+        const settle = (e?: Error) => {
+          stream.off('drain', settle);
+          stream.off('error', settle);
+          if (e) reject(e);
+          else resolve();
+        };
+        stream.on('drain', settle);
+        stream.on('error', settle);
+      });
     },
     async end() {
       if (failure) throw failure;
@@ -162,6 +172,15 @@ export async function restoreBackup(db: Db, file: string, opts: { force?: boolea
       FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid
       WHERE k.contype = 'f' AND k.connamespace = 'public'::regnamespace ORDER BY c.relname, k.conname`.execute(trx);
     for (const fk of fks.rows) await sql.raw(`ALTER TABLE ${ident(fk.tbl)} DROP CONSTRAINT ${ident(fk.name)}`).execute(trx);
+    // Indexes that back no constraint are built again once the rows are in: one sorted build
+    // each costs far less than keeping them up to date row by row (a million interventions
+    // carry a dozen such indexes). Their definitions come from the catalog, as they were.
+    const indexes = await sql<{ name: string; def: string }>`
+      SELECT i.relname AS name, pg_get_indexdef(i.oid) AS def
+      FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
+      WHERE t.relnamespace = 'public'::regnamespace AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid)
+      ORDER BY 1`.execute(trx);
+    for (const ix of indexes.rows) await sql.raw(`DROP INDEX ${ident(ix.name)}`).execute(trx);
     // The migrations seeded the reference rows: the backup's own replace them.
     await sql.raw(`TRUNCATE ${names.map(ident).join(', ')}`).execute(trx);
 
@@ -194,8 +213,9 @@ export async function restoreBackup(db: Db, file: string, opts: { force?: boolea
         return;
       }
       if (copy) return copy.write(`${l.copy}\n`);
-      batch.push(l.line);
-      bytes += l.line.length;
+      const line = JSON.stringify(l.values);
+      batch.push(line);
+      bytes += line.length;
       if (batch.length >= BATCH_ROWS || bytes >= BATCH_BYTES) await flush();
     });
     try {
@@ -210,6 +230,8 @@ export async function restoreBackup(db: Db, file: string, opts: { force?: boolea
     await flush();
     await endCopy();
 
+    if (viaCopy) await sql`SET LOCAL maintenance_work_mem = '256MB'`.execute(trx);
+    for (const ix of indexes.rows) await sql.raw(ix.def).execute(trx);
     for (const fk of fks.rows) await sql.raw(`ALTER TABLE ${ident(fk.tbl)} ADD CONSTRAINT ${ident(fk.name)} ${fk.def}`).execute(trx);
     for (const n of names) await sql.raw(`ALTER TABLE ${ident(n)} ENABLE TRIGGER USER`).execute(trx);
     for (const s of header.sequences) {

@@ -119,6 +119,9 @@ describe('backup and restore', () => {
       const { migrated } = await restoreBackup(target.db, file);
       expect(migrated).toEqual([]);
       expect(await fingerprint(target.db)).toEqual(expected);
+      // The indexes dropped for the load are all back, as they were.
+      const indexes = (db: Db) => sql<{ d: string }>`SELECT indexdef AS d FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexname`.execute(db).then((r) => r.rows.map((x) => x.d));
+      expect(await indexes(target.db)).toEqual(await indexes(source.db));
       const photo = await target.db.selectFrom('intervention_photo').select(['image', 'miniature']).executeTakeFirstOrThrow();
       expect(Buffer.from(photo.miniature)).toEqual(Buffer.from([0, 92, 255]));
       expect(await target.db.selectFrom('intervention').where('observations', '=', TEXT).select('id').execute()).toHaveLength(1);
