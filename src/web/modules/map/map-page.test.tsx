@@ -119,7 +119,7 @@ describe('the map of the sites', () => {
     expect(await within(card).findByText('Retournement, cellule n°2 : échéance 12/05/2026 (Programmée)')).toBeInTheDocument();
     expect(calls.callsTo('GET', '/api/admin/demande/intervention/get/list')[0].path).toContain('filter%5Bsite%5D=5');
     expect(within(card).getByRole('link', { name: 'Fiche du site' })).toHaveAttribute('href', '/admin/fiche/site/5');
-    expect(within(card).getByRole('link', { name: 'Tableau des demandes' })).toHaveAttribute('href', '/admin/demande/intervention/list');
+    expect(within(card).getByRole('link', { name: 'Tableau des demandes' })).toHaveAttribute('href', '/admin/demande/intervention/list?site=5');
     expect(entry).toHaveAttribute('aria-current', 'true');
 
     // Closing it gives the keyboard back to the list.

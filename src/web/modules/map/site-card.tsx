@@ -45,7 +45,7 @@ export function SiteCard({ site, canSeeRequests, onClose }: { site: CarteSite; c
             Fiche du site
           </Button>
           {canSeeRequests && (
-            <Button component={Link} to={BOARD_PATH} size="sm" variant="light">
+            <Button component={Link} to={`${BOARD_PATH}?site=${site.id}`} size="sm" variant="light">
               Tableau des demandes
             </Button>
           )}

@@ -6,7 +6,7 @@ import { behaveLikeABrowserForTables } from '../../../../tests/helpers/web-scree
 import type { DemandeIntervention } from '../../../shared/schemas/requests';
 import { requestsRoutes } from './requests.routes';
 import { PHONE_QUERY } from './history-dialog';
-import { isUrgent, overdueDays, photosSubject, signalsLabel } from './requests-page';
+import { isUrgent, overdueDays, photosSubject, signalsLabel, siteParam } from './requests-page';
 import { requestPrefill } from './request-prefill';
 import { useConnectivityStore } from '../../offline/connectivity';
 import { prefillOf, requestSheetValues, toSubmission } from '../field-entry/public';
@@ -135,6 +135,18 @@ describe('requests board', () => {
     expect(card).toHaveTextContent('Intervenant : MARTIN Jeanne');
     expect(card).toHaveTextContent('2 rue de Siam, 29200 Brest');
     expect(within(card).getByText(/^Echéance : /)).toHaveAttribute('data-urgent', 'true');
+  });
+
+  it('opens on one site when the address names it (?site=), as the map card links', async () => {
+    const api = mockApi(board([demande()]));
+    renderApp('/admin/demande/intervention/list?site=5', { loggedRoutes: requestsRoutes });
+    await screen.findByRole('article', { name: 'Demande 11' }, { timeout: 15_000 });
+    expect(api.callsTo('GET', '/api/admin/demande/intervention/get/list')[0].path).toContain('filter%5Bsite%5D=5');
+    expect(await screen.findByDisplayValue('Jardin des Capucins (2)')).toBeInTheDocument();
+    expect(siteParam('5')).toBe(5);
+    expect(siteParam('0')).toBeNull();
+    expect(siteParam('5abc')).toBeNull();
+    expect(siteParam(null)).toBeNull();
   });
 
   it('says when nothing is pending, and when the list cannot be loaded', async () => {

@@ -11,7 +11,7 @@ import { lazy, Suspense, useEffect, useState, type CSSProperties } from 'react';
 import { Alert, Badge, Button, Card, Center, Checkbox, Group, Pagination, Select, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
 import { Loading, QueryState } from '../../components/query-state';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { can } from '../../../shared/permissions';
 import { STATUT_PROGRAMMEE } from '../../../shared/domain';
 import { formatParisDate, parisDayValue } from '../../../shared/dates';
@@ -58,6 +58,11 @@ export function photosSubject(d: Pick<DemandeIntervention, 'actionDeclenchante' 
   return `${d.actionDeclenchante ?? d.actionProgrammee}, cellule n°${d.numero}, ${d.site}`;
 }
 
+/** A site id from the address ('?site=5'); anything else is no filter. */
+export function siteParam(value: string | null): number | null {
+  return value && /^[1-9]\d{0,9}$/.test(value) && Number(value) <= 2147483647 ? Number(value) : null;
+}
+
 export function RequestsPage() {
   const roles = useSessionStore((s) => s.roles);
   if (!can(roles, 'request.manage')) return <PageMessage title="Accès non authorisé.">Cet écran est réservé aux prestataires et aux administrateurs.</PageMessage>;
@@ -75,7 +80,9 @@ function RequestsBoard({ showReports }: { showReports: boolean }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [page, setPage] = useState(0);
-  const [site, setSite] = useState<number | null>(null);
+  // '?site=5' opens the board on one site (the map's site card links there).
+  const [searchParams] = useSearchParams();
+  const [site, setSite] = useState<number | null>(() => siteParam(searchParams.get('site')));
   const [selected, setSelected] = useState<DemandeIntervention[]>([]);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [acting, setActing] = useState<DemandeIntervention[]>([]);
