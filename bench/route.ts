@@ -4,22 +4,14 @@
 // first stop is considered, the slower case). Prints p50, p95 and max over the runs after a
 // warm-up; the target is under 50 ms a route. Run alone with `npx tsx bench/route.ts [--runs n]`,
 // or as part of `npm run bench`.
+import { seededRandom } from '../tests/helpers/seeded-random.js';
 import { planRoute, type GeoPoint } from '../src/shared/route-planning.js';
 
 export const ROUTE_STOPS = 60;
 export const ROUTE_TARGET_MS = 50;
 
-/** mulberry32. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded, so a failing instance replays identically. */
+const rng = (seed: number) => seededRandom(seed).next;
 
 /** A point in the box 48.30–48.52 N, 4.65–4.31 W (about 24 × 25 km). */
 const inBox = (next: () => number): GeoPoint => ({ latitude: 48.3 + next() * 0.22, longitude: -4.65 + next() * 0.34 });

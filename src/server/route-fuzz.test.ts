@@ -13,6 +13,7 @@ import { createApp } from './app.js';
 import { createMemoryMailer } from './mailer.js';
 import { seedCities } from './db/seed.js';
 import { createEquippedSite, createPendingDemande, createSite } from './modules/field-entry/test-factories.js';
+import { seededRandom } from '../../tests/helpers/seeded-random.js';
 
 interface LogRecord {
   level: number;
@@ -45,16 +46,9 @@ type Ctx = Awaited<ReturnType<typeof createLoggedTestApp>>;
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
-/** mulberry32: a small seeded generator, so every run sends the same requests. */
+/** A seeded generator, so every run sends the same requests. */
 function generator(seed: number) {
-  let s = seed >>> 0;
-  const next = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const { next } = seededRandom(seed);
   return {
     next,
     pick<T>(list: readonly T[], n: number): T[] {

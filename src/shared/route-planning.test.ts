@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../tests/helpers/seeded-random.js';
 import {
   distanceTable,
   haversineKm,
@@ -15,17 +16,8 @@ import {
   type GeoPoint,
 } from './route-planning.js';
 
-/** mulberry32: seeded, so a failing instance replays identically. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded, so a failing instance replays identically. */
+const rng = (seed: number) => seededRandom(seed).next;
 
 /** Points in a 25 km box around Brest (a metropolis). */
 function randomPoints(next: () => number, n: number): GeoPoint[] {

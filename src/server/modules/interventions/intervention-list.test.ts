@@ -12,6 +12,7 @@ import { createEquippedSite } from '../field-entry/test-factories.js';
 import { FAST_PATHS, PLAIN_ONLY, createInterventionList, fieldsOf, type FastPathName, type ListFilter, type ListSort } from './intervention-list.js';
 import { FULL_SEARCH } from './intervention-search.js';
 import { adminFilterOf, publicFilterOf } from './interventions-tables.service.js';
+import { seededRandom } from '../../../../tests/helpers/seeded-random.js';
 
 /** A valid value of each list parameter that filters (a new one without a value here fails the test: classify it). */
 const SAMPLES: Record<string, unknown> = { search: 'abc', id: '7', date: '2024', action: '6', site: '7', typeBac: '1', numeroBac: '2' };
@@ -50,18 +51,6 @@ describe('interventions lists: every filter and sort is classified', () => {
   });
 });
 
-/** mulberry32: a small seeded generator, so that a failing case replays. */
-function seeded(seed: number) {
-  let a = seed;
-  const next = () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)], chance: (p: number) => next() < p };
-}
-
 describe.each(TEST_DRIVERS)('interventions lists: fast paths answer what the plain query answers (%s)', (driver) => {
   let ctx: Awaited<ReturnType<typeof createTestApp>>;
   let siteIds: number[] = [];
@@ -69,7 +58,7 @@ describe.each(TEST_DRIVERS)('interventions lists: fast paths answer what the pla
 
   beforeAll(async () => {
     ctx = await createTestApp(driver);
-    const rnd = seeded(20260101);
+    const rnd = seededRandom(20260101);
     const people: number[] = [];
     for (const [nom, prenom] of [['DURAND', 'Alice'], ['ZOLA', 'Émile'], ['ABBE', 'Léa']]) people.push((await createAccount(ctx.db, { nom, prenom })).id);
     const sites = [await createEquippedSite(ctx.db, { nom: 'Sorbier' }), await createEquippedSite(ctx.db, { nom: 'If 2' }), await createEquippedSite(ctx.db, { nom: 'Érable' })];
@@ -94,7 +83,7 @@ describe.each(TEST_DRIVERS)('interventions lists: fast paths answer what the pla
   afterAll(() => ctx?.close());
 
   it('answers the same page and count on random lists, through every fast path', async () => {
-    const rnd = seeded(42);
+    const rnd = seededRandom(42);
     const lists = createInterventionList(ctx.db);
     const taken = new Set<FastPathName | 'nearerEnd'>();
     for (let n = 0; n < 150; n++) {

@@ -16,6 +16,7 @@ import { BOARD_PATHS, HISTORY_PATHS } from './requests-pagers.js';
 import { createRequestsRepository } from './requests.repository.js';
 import { SITE_LIST_PATHS } from '../sites/sites-list.repository.js';
 import { USER_LIST_PATHS, createUsersRepository } from '../users/users.repository.js';
+import { seededRandom } from '../../../../tests/helpers/seeded-random.js';
 
 type Def = { type: string; out?: z.ZodType; innerType?: z.ZodType; shape?: Record<string, z.ZodType>; entries?: Record<string, string> };
 const defOf = (s: z.ZodType) => (s as unknown as { _zod: { def: Def } })._zod.def;
@@ -70,25 +71,13 @@ describe('fast paths of the lists', () => {
   });
 });
 
-/** A seeded pseudo-random generator (mulberry32): a failing case is replayed by its seed. */
-function random(seed: number) {
-  let a = seed;
-  const next = () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)], chance: (p: number) => next() < p };
-}
-
 const SEED = 20261127;
 
 describe.each(TEST_DRIVERS)('lists: fast paths against the plain query (%s)', (driver) => {
   let ctx: Awaited<ReturnType<typeof createTestApp>>;
   let cookie: string;
   let siteIds: number[];
-  const r = random(SEED);
+  const r = seededRandom(SEED);
 
   beforeAll(async () => {
     ctx = await createTestApp(driver);
