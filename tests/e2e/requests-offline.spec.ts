@@ -9,9 +9,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, request as apiRequest, type Page } from '@playwright/test';
+import { chromium, request as apiRequest } from '@playwright/test';
 import { expect, test } from '../helpers/e2e-test';
-import { REFERENT, logIn, waitUntilReadyOffline, type SiteInfos } from '../helpers/e2e-field';
+import { REFERENT, keptCache, keptQuery, logIn, waitUntilReadyOffline, type SiteInfos } from '../helpers/e2e-field';
 import { apiLogIn } from '../helpers/e2e-login';
 
 const PROVIDER = { login: 'prestataire@demo.compost.fr', password: 'demo-compost' };
@@ -19,33 +19,6 @@ const RUN = `e2e-hors-ligne-${Date.now().toString(36)}`;
 const ACTION_REPARATION_A_EFFECTUER = 18;
 const BOARD = '/admin/demande/intervention/list';
 const STAMP = /^Données du \d\d\/\d\d à \d\d:\d\d$/;
-
-/** The query cache the phone keeps (offline/query-persist.ts), as saved: JSON text, or '' when none. */
-function keptCache(page: Page): Promise<string> {
-  return page.evaluate(
-    () =>
-      new Promise<string>((resolve) => {
-        const open = indexedDB.open('compost-query-cache');
-        open.onerror = () => resolve('');
-        open.onsuccess = () => {
-          const db = open.result;
-          if (!db.objectStoreNames.contains('entries')) return resolve('');
-          const get = db.transaction('entries').objectStore('entries').get('field-screens');
-          get.onsuccess = () => resolve(typeof get.result === 'string' ? get.result : '');
-          get.onerror = () => resolve('');
-        };
-      }),
-  );
-}
-
-/** The data of the kept query with this key, as JSON text ('' when it is not kept). */
-async function keptQuery(page: Page, key: unknown[]): Promise<string> {
-  const text = await keptCache(page);
-  if (!text) return '';
-  const kept = JSON.parse(text) as { clientState: { queries: { queryKey: unknown[]; state: { data?: unknown } }[] } };
-  const query = kept.clientState.queries.find((q) => JSON.stringify(q.queryKey) === JSON.stringify(key));
-  return query ? JSON.stringify(query.state.data) : '';
-}
 
 test('a provider reloads the requests board without signal, processes a request and sees it done once back online', async ({ baseURL }, testInfo) => {
   test.setTimeout(240_000);

@@ -5,10 +5,10 @@
 // entry closes it. Runs on the demo programme the e2e server seeds (referent1's sites have
 // cells n°1-2 Apport, n°3 Broyat, n°4 Maturation; prestataire@demo.compost.fr is the provider).
 import crypto from 'node:crypto';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from '../helpers/e2e-test';
 import { expectAccessible } from '../helpers/e2e-axe';
-import { REFERENT, clearPendingRequests, logIn, waitUntilReadyOffline, type SiteInfos } from '../helpers/e2e-field';
+import { REFERENT, clearPendingRequests, keptQuery, logIn, waitUntilReadyOffline, type SiteInfos } from '../helpers/e2e-field';
 import { ADMIN, PROVIDER, apiContextAs } from '../helpers/e2e-login';
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
@@ -52,30 +52,6 @@ async function placedSiteOfReferent(referent: APIRequestContext, provider: APIRe
     await admin.dispose();
   }
   return id;
-}
-
-/** The data of the kept query with this key, as JSON text ('' when it is not kept): offline/query-persist.ts. */
-function keptQuery(page: Page, key: unknown[]): Promise<string> {
-  return page.evaluate(
-    (wanted) =>
-      new Promise<string>((resolve) => {
-        const open = indexedDB.open('compost-query-cache');
-        open.onerror = () => resolve('');
-        open.onsuccess = () => {
-          const db = open.result;
-          if (!db.objectStoreNames.contains('entries')) return resolve('');
-          const get = db.transaction('entries').objectStore('entries').get('field-screens');
-          get.onerror = () => resolve('');
-          get.onsuccess = () => {
-            if (typeof get.result !== 'string') return resolve('');
-            const kept = JSON.parse(get.result) as { clientState: { queries: { queryKey: unknown[]; state: { data?: unknown } }[] } };
-            const query = kept.clientState.queries.find((q) => JSON.stringify(q.queryKey) === wanted);
-            resolve(query ? JSON.stringify(query.state.data) : '');
-          };
-        };
-      }),
-    JSON.stringify(key),
-  );
 }
 
 test('a provider reads today’s route offline after a reload and processes its stop once back online', async ({ page, context, baseURL }) => {

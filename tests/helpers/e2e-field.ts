@@ -144,3 +144,30 @@ export function queuedOwners(page: Page): Promise<number[]> {
       }),
   );
 }
+
+/** The query cache the phone keeps (offline/query-persist.ts), as saved: JSON text, or '' when none. */
+export function keptCache(page: Page): Promise<string> {
+  return page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        const open = indexedDB.open('compost-query-cache');
+        open.onerror = () => resolve('');
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('entries')) return resolve('');
+          const get = db.transaction('entries').objectStore('entries').get('field-screens');
+          get.onsuccess = () => resolve(typeof get.result === 'string' ? get.result : '');
+          get.onerror = () => resolve('');
+        };
+      }),
+  );
+}
+
+/** The data of the kept query with this key, as JSON text ('' when it is not kept). */
+export async function keptQuery(page: Page, key: unknown[]): Promise<string> {
+  const text = await keptCache(page);
+  if (!text) return '';
+  const kept = JSON.parse(text) as { clientState: { queries: { queryKey: unknown[]; state: { data?: unknown } }[] } };
+  const query = kept.clientState.queries.find((q) => JSON.stringify(q.queryKey) === JSON.stringify(key));
+  return query ? JSON.stringify(query.state.data) : '';
+}
