@@ -149,7 +149,9 @@ describe('first-start message', () => {
   });
 });
 
-describe('server start', () => {
+// Each test starts real server processes (tsx compiles the server in each): on a loaded 2-core machine
+// three starts in one test take well over the default 30 s cap, though each waits for its own signal.
+describe('server start', { timeout: 90_000 }, () => {
   it('migrates, seeds the first admin once, serves the API and refuses a second process on the same data directory', async () => {
     const dataDir = tempDir();
     const config = loadConfig({ PORT: '0', DATA_DIR: dataDir, ADMIN_LOGIN: 'chef', LOG_LEVEL: 'silent' });
