@@ -104,7 +104,7 @@ test('an agent made role administrator manages roles at their next request, unti
     await logIn(agent, { login: 'rpenven', password: 'demo-compost' }, /\/admin\/role$/);
     const drawer = agent.getByRole('navigation', { name: 'Menu principal' });
     await expect(drawer.getByRole('link', { name: 'Roles' })).toBeVisible();
-    await expect(drawer.getByRole('link', { name: 'Sites' })).toHaveCount(0);
+    await expect(drawer.getByRole('link', { name: 'Sites', exact: true })).toHaveCount(0);
     await expect(drawer.getByRole('link', { name: 'Utilisateurs' })).toHaveCount(0);
 
     // She gives ROLE_ADMIN_UPDATE to a colleague, then takes it back.

@@ -102,7 +102,7 @@ test('an administrator reads the map of the sites without tiles and opens a site
   await expect(card.getByRole('heading', { name: site.nom })).toBeFocused();
   await expect(card).toContainText(`Alertes ouvertes : ${site.alertes}`);
   await expect(card.getByRole('link', { name: 'Fiche du site' })).toHaveAttribute('href', `/admin/fiche/site/${site.id}`);
-  await expect(card.getByRole('link', { name: 'Tableau des demandes' })).toHaveAttribute('href', '/admin/demande/intervention/list');
+  await expect(card.getByRole('link', { name: 'Tableau des demandes' })).toHaveAttribute('href', `/admin/demande/intervention/list?site=${site.id}`);
   // The site's marker is the selected one, its own (not in a group) once the map centred on it.
   await expect(page.locator('.leaflet-marker-icon', { hasText: `${site.nom} :` }).locator('[data-selected="true"]')).toBeVisible();
   await expectAccessible(page, '/admin/carte with a card open');

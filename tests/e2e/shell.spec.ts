@@ -58,14 +58,14 @@ test('a logged-in screen reopens offline with the last known session', async ({ 
   await logInAsAdmin(page, /\/admin\/site$/);
   await waitForActiveServiceWorker(page);
   await page.goto('/admin/choix/site');
-  await expect(page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Sites' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Sites', exact: true })).toBeVisible();
 
   await context.setOffline(true);
   const reloaded = await page.reload();
   expect(reloaded?.fromServiceWorker()).toBe(true);
   await expect(page).toHaveURL(/\/admin\/choix\/site$/);
   await expect(page.getByText('Compost', { exact: true })).toBeVisible();
-  await expect(page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Sites' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Sites', exact: true })).toBeVisible();
 });
 
 test('API answers are never served by the service worker', async ({ page, context }) => {
@@ -161,7 +161,7 @@ test('a call answered 403 keeps the user logged in, on the screen that asked', a
   await expect(page).toHaveURL(/\/admin\/user$/);
   // The session is still there: another screen opens.
   await page.unroute('**/api/admin/user/get/list/by/filters**');
-  await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Sites' }).click();
+  await page.getByRole('navigation', { name: 'Menu principal' }).getByRole('link', { name: 'Sites', exact: true }).click();
   await expect(page).toHaveURL(/\/admin\/site$/);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   expect(logouts).toEqual([]);
