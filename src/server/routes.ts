@@ -23,6 +23,8 @@ import publicSitesRoutes from './modules/public-sites/public-sites.routes.js';
 import backupRoutes from './modules/backup/backup.routes.js';
 import importsRoutes from './modules/imports/imports.routes.js';
 import mapRoutes from './modules/map/map.routes.js';
+import permanencesRoutes from './modules/permanences/permanences.routes.js';
+import householdsRoutes from './modules/households/households.routes.js';
 
 export default async function apiRoutes(api: FastifyInstance, opts: AppDeps & { prefix?: string }) {
   // The prefix is this plugin's own; the modules get the dependencies only.
@@ -48,4 +50,6 @@ export default async function apiRoutes(api: FastifyInstance, opts: AppDeps & { 
   await api.register(backupRoutes, deps);
   await api.register(importsRoutes, deps);
   await api.register(mapRoutes, deps);
+  await api.register(permanencesRoutes, deps);
+  await api.register(householdsRoutes, deps);
 }

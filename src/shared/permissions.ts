@@ -58,6 +58,9 @@ export const PERMISSIONS = {
   'map.view': ['ROLE_ADMIN', 'ROLE_ADMIN_SITE', 'ROLE_PRESTATAIRE'],
   /** The day's route through the planned requests (/admin/tournee): whoever runs the board. */
   'route.view': ['ROLE_ADMIN', 'ROLE_PRESTATAIRE'],
+  /** Permanences of a site (schedule, cancel) and its households (confirm, news): ROLE_ADMIN and ROLE_ADMIN_SITE on every site, referents on their own sites. */
+  'permanence.manage': ['ROLE_ADMIN', 'ROLE_ADMIN_SITE', 'ROLE_USER'],
+  'foyer.manage': ['ROLE_ADMIN', 'ROLE_ADMIN_SITE', 'ROLE_USER'],
   /** Reference lists under /api/admin used by every logged-in screen (years, statuses, active sites). */
   'reference.read': ROLES as unknown as Role[],
 } as const satisfies Record<string, readonly Role[]>;

@@ -1,4 +1,4 @@
--- The schema of a database migrated up to migration 030 (map-and-route).
+-- The schema of a database migrated up to migration 031 (permanences-households).
 -- Generated from the catalog by `npm run db:schema` (src/server/db/schema-sql.ts); do not edit:
 -- a change of schema is a new migration, then run `npm run db:schema`.
 
@@ -619,7 +619,7 @@ CREATE TABLE alerte (
   CONSTRAINT alerte_pkey PRIMARY KEY (id),
   CONSTRAINT alerte_acknowledged_by_fkey FOREIGN KEY (acknowledged_by) REFERENCES account(id) ON DELETE SET NULL,
   CONSTRAINT alerte_demande_id_fkey FOREIGN KEY (demande_id) REFERENCES demande_intervention(id) ON DELETE CASCADE,
-  CONSTRAINT alerte_kind_check CHECK (kind = ANY (ARRAY['request_overdue'::text, 'request_due_soon'::text, 'no_reading'::text, 'temperature_high'::text, 'temperature_low'::text, 'site_idle'::text, 'intake_high'::text, 'public_reports'::text])),
+  CONSTRAINT alerte_kind_check CHECK (kind = ANY (ARRAY['request_overdue'::text, 'request_due_soon'::text, 'no_reading'::text, 'temperature_high'::text, 'temperature_low'::text, 'site_idle'::text, 'intake_high'::text, 'public_reports'::text, 'permanence_sans_ouvreur'::text])),
   CONSTRAINT alerte_site_composteur_id_fkey FOREIGN KEY (site_composteur_id) REFERENCES site_composteur(id) ON DELETE CASCADE,
   CONSTRAINT alerte_site_id_fkey FOREIGN KEY (site_id) REFERENCES site(id) ON DELETE CASCADE
 );
@@ -648,7 +648,7 @@ CREATE TABLE alerte_preference (
   kind text NOT NULL,
   CONSTRAINT alerte_preference_pkey PRIMARY KEY (account_id, kind),
   CONSTRAINT alerte_preference_account_id_fkey FOREIGN KEY (account_id) REFERENCES account(id) ON DELETE CASCADE,
-  CONSTRAINT alerte_preference_kind_check CHECK (kind = ANY (ARRAY['request_overdue'::text, 'request_due_soon'::text, 'no_reading'::text, 'temperature_high'::text, 'temperature_low'::text, 'site_idle'::text, 'intake_high'::text, 'public_reports'::text]))
+  CONSTRAINT alerte_preference_kind_check CHECK (kind = ANY (ARRAY['request_overdue'::text, 'request_due_soon'::text, 'no_reading'::text, 'temperature_high'::text, 'temperature_low'::text, 'site_idle'::text, 'intake_high'::text, 'public_reports'::text, 'permanence_sans_ouvreur'::text]))
 );
 
 CREATE TABLE alerte_run (
@@ -675,12 +675,14 @@ CREATE TABLE alerte_seuils (
   created_at timestamp with time zone DEFAULT now() NOT NULL,
   updated_at timestamp with time zone,
   updated_by integer,
+  kg_par_seau numeric DEFAULT 2 NOT NULL,
   CONSTRAINT alerte_seuils_pkey PRIMARY KEY (id),
   CONSTRAINT alerte_seuils_check CHECK (temperature_min < temperature_max),
   CONSTRAINT alerte_seuils_densite_kg_par_litre_check CHECK (densite_kg_par_litre > 0::numeric),
   CONSTRAINT alerte_seuils_id_check CHECK (id = 1),
   CONSTRAINT alerte_seuils_jours_sans_intervention_check CHECK (jours_sans_intervention >= 1 AND jours_sans_intervention <= 365),
   CONSTRAINT alerte_seuils_jours_sans_releve_check CHECK (jours_sans_releve >= 1 AND jours_sans_releve <= 365),
+  CONSTRAINT alerte_seuils_kg_par_seau_check CHECK (kg_par_seau > 0::numeric AND kg_par_seau <= 50::numeric),
   CONSTRAINT alerte_seuils_limite_hebdo_kg_check CHECK (limite_hebdo_kg > 0),
   CONSTRAINT alerte_seuils_pourcentage_apport_check CHECK (pourcentage_apport >= 1 AND pourcentage_apport <= 100),
   CONSTRAINT alerte_seuils_updated_by_fkey FOREIGN KEY (updated_by) REFERENCES account(id) ON DELETE SET NULL
@@ -757,6 +759,58 @@ CREATE TABLE demandeur (
   periode_implantation text,
   annee_implantation integer,
   CONSTRAINT demandeur_pkey PRIMARY KEY (id)
+);
+
+CREATE TABLE foyer (
+  id integer DEFAULT nextval('foyer_id_seq'::regclass) NOT NULL,
+  site_id integer NOT NULL,
+  prenom text,
+  email text,
+  personnes integer NOT NULL,
+  bioseau boolean NOT NULL,
+  statut text DEFAULT 'en_attente'::text NOT NULL,
+  created_at timestamp with time zone DEFAULT now() NOT NULL,
+  traite_le timestamp with time zone,
+  traite_par integer,
+  nouvelles boolean DEFAULT true NOT NULL,
+  CONSTRAINT foyer_pkey PRIMARY KEY (id),
+  CONSTRAINT foyer_email_check CHECK (char_length(email) <= 254),
+  CONSTRAINT foyer_personnes_check CHECK (personnes >= 1 AND personnes <= 20),
+  CONSTRAINT foyer_prenom_check CHECK (char_length(prenom) <= 100),
+  CONSTRAINT foyer_site_id_fkey FOREIGN KEY (site_id) REFERENCES site(id) ON DELETE CASCADE,
+  CONSTRAINT foyer_statut_check CHECK (statut = ANY (ARRAY['en_attente'::text, 'confirme'::text, 'refuse'::text])),
+  CONSTRAINT foyer_traite_par_fkey FOREIGN KEY (traite_par) REFERENCES account(id) ON DELETE SET NULL,
+  CONSTRAINT foyer_traitement_check CHECK ((statut = 'en_attente'::text) = (traite_le IS NULL))
+);
+
+CREATE TABLE foyer_depart (
+  id integer DEFAULT nextval('foyer_depart_id_seq'::regclass) NOT NULL,
+  site_id integer NOT NULL,
+  personnes integer NOT NULL,
+  confirme_le timestamp with time zone NOT NULL,
+  parti_le timestamp with time zone NOT NULL,
+  CONSTRAINT foyer_depart_pkey PRIMARY KEY (id),
+  CONSTRAINT foyer_depart_check CHECK (parti_le >= confirme_le),
+  CONSTRAINT foyer_depart_personnes_check CHECK (personnes >= 1 AND personnes <= 20),
+  CONSTRAINT foyer_depart_site_id_fkey FOREIGN KEY (site_id) REFERENCES site(id) ON DELETE CASCADE
+);
+
+CREATE TABLE foyer_nouvelle (
+  id integer DEFAULT nextval('foyer_nouvelle_id_seq'::regclass) NOT NULL,
+  site_id integer NOT NULL,
+  jour date NOT NULL,
+  sujet text NOT NULL,
+  texte text NOT NULL,
+  envoye_par integer,
+  envoye_le timestamp with time zone DEFAULT now() NOT NULL,
+  destinataires integer NOT NULL,
+  CONSTRAINT foyer_nouvelle_pkey PRIMARY KEY (id),
+  CONSTRAINT foyer_nouvelle_destinataires_check CHECK (destinataires >= 0),
+  CONSTRAINT foyer_nouvelle_envoye_par_fkey FOREIGN KEY (envoye_par) REFERENCES account(id) ON DELETE SET NULL,
+  CONSTRAINT foyer_nouvelle_site_id_fkey FOREIGN KEY (site_id) REFERENCES site(id) ON DELETE CASCADE,
+  CONSTRAINT foyer_nouvelle_sujet_check CHECK (char_length(sujet) >= 1 AND char_length(sujet) <= 120),
+  CONSTRAINT foyer_nouvelle_texte_check CHECK (char_length(texte) >= 1 AND char_length(texte) <= 2000),
+  CONSTRAINT foyer_nouvelle_un_par_jour UNIQUE (site_id, jour)
 );
 
 CREATE TABLE intervention (
@@ -886,6 +940,70 @@ CREATE TABLE login_attempt (
   window_start timestamp with time zone NOT NULL,
   count integer NOT NULL,
   CONSTRAINT login_attempt_pkey PRIMARY KEY (kind, key)
+);
+
+CREATE TABLE permanence (
+  id integer DEFAULT nextval('permanence_id_seq'::regclass) NOT NULL,
+  site_id integer NOT NULL,
+  serie_id integer,
+  debut timestamp with time zone NOT NULL,
+  fin timestamp with time zone NOT NULL,
+  titre text,
+  message text,
+  apres_coup boolean DEFAULT false NOT NULL,
+  created_by integer,
+  created_at timestamp with time zone DEFAULT now() NOT NULL,
+  annulee_le timestamp with time zone,
+  annulee_par integer,
+  motif_annulation text,
+  bilan_foyers integer,
+  bilan_seaux integer,
+  bilan_kg numeric(9,2),
+  bilan_kg_estime boolean,
+  bilan_temperature numeric(4,1),
+  bilan_client_id uuid,
+  bilan_par integer,
+  bilan_le timestamp with time zone,
+  CONSTRAINT permanence_pkey PRIMARY KEY (id),
+  CONSTRAINT permanence_annulation_check CHECK ((annulee_le IS NULL) = (motif_annulation IS NULL)),
+  CONSTRAINT permanence_annulee_par_fkey FOREIGN KEY (annulee_par) REFERENCES account(id) ON DELETE SET NULL,
+  CONSTRAINT permanence_bilan_check CHECK ((bilan_le IS NULL) = (bilan_foyers IS NULL) AND (bilan_le IS NULL) = (bilan_seaux IS NULL) AND (bilan_le IS NULL) = (bilan_kg IS NULL) AND (bilan_le IS NULL) = (bilan_kg_estime IS NULL)),
+  CONSTRAINT permanence_bilan_client_id_key UNIQUE (bilan_client_id),
+  CONSTRAINT permanence_bilan_foyers_check CHECK (bilan_foyers >= 0),
+  CONSTRAINT permanence_bilan_kg_check CHECK (bilan_kg >= 0::numeric),
+  CONSTRAINT permanence_bilan_par_fkey FOREIGN KEY (bilan_par) REFERENCES account(id) ON DELETE SET NULL,
+  CONSTRAINT permanence_bilan_seaux_check CHECK (bilan_seaux >= 0),
+  CONSTRAINT permanence_bilan_temperature_check CHECK (bilan_temperature >= '-30'::integer::numeric AND bilan_temperature <= 99::numeric),
+  CONSTRAINT permanence_created_by_fkey FOREIGN KEY (created_by) REFERENCES account(id) ON DELETE SET NULL,
+  CONSTRAINT permanence_duree_check CHECK (fin > debut AND fin <= (debut + '24:00:00'::interval)),
+  CONSTRAINT permanence_message_check CHECK (char_length(message) <= 1000),
+  CONSTRAINT permanence_motif_annulation_check CHECK (char_length(motif_annulation) <= 500),
+  CONSTRAINT permanence_serie_id_fkey FOREIGN KEY (serie_id) REFERENCES permanence_serie(id) ON DELETE SET NULL,
+  CONSTRAINT permanence_site_id_fkey FOREIGN KEY (site_id) REFERENCES site(id) ON DELETE CASCADE,
+  CONSTRAINT permanence_titre_check CHECK (char_length(titre) <= 120)
+);
+
+CREATE TABLE permanence_ouvreur (
+  permanence_id integer NOT NULL,
+  account_id integer NOT NULL,
+  created_at timestamp with time zone DEFAULT now() NOT NULL,
+  rappel_envoye_le timestamp with time zone,
+  CONSTRAINT permanence_ouvreur_pkey PRIMARY KEY (permanence_id, account_id),
+  CONSTRAINT permanence_ouvreur_account_id_fkey FOREIGN KEY (account_id) REFERENCES account(id) ON DELETE CASCADE,
+  CONSTRAINT permanence_ouvreur_permanence_id_fkey FOREIGN KEY (permanence_id) REFERENCES permanence(id) ON DELETE CASCADE
+);
+
+CREATE TABLE permanence_serie (
+  id integer DEFAULT nextval('permanence_serie_id_seq'::regclass) NOT NULL,
+  site_id integer NOT NULL,
+  frequence text NOT NULL,
+  jusqua date NOT NULL,
+  created_by integer,
+  created_at timestamp with time zone DEFAULT now() NOT NULL,
+  CONSTRAINT permanence_serie_pkey PRIMARY KEY (id),
+  CONSTRAINT permanence_serie_created_by_fkey FOREIGN KEY (created_by) REFERENCES account(id) ON DELETE SET NULL,
+  CONSTRAINT permanence_serie_frequence_check CHECK (frequence = ANY (ARRAY['hebdomadaire'::text, 'bimensuelle'::text, 'mensuelle'::text])),
+  CONSTRAINT permanence_serie_site_id_fkey FOREIGN KEY (site_id) REFERENCES site(id) ON DELETE CASCADE
 );
 
 CREATE TABLE role (
@@ -1214,6 +1332,12 @@ CREATE INDEX demande_rule_action_idx ON public.demande_rule USING btree (type_ac
 
 CREATE INDEX demande_signalement_intervention_idx ON public.demande_signalement USING btree (intervention_id);
 
+CREATE INDEX foyer_email_idx ON public.foyer USING btree (lower(email));
+
+CREATE INDEX foyer_site_idx ON public.foyer USING btree (site_id, statut);
+
+CREATE INDEX foyer_depart_site_idx ON public.foyer_depart USING btree (site_id);
+
 CREATE INDEX intervention_bac_destination_idx ON public.intervention USING btree (bac_destination_id) WHERE (bac_destination_id IS NOT NULL);
 
 CREATE INDEX intervention_cell_idx ON public.intervention USING btree (site_composteur_id);
@@ -1265,6 +1389,16 @@ CREATE INDEX intervention_stats_mois_reseau_mois_idx ON public.intervention_stat
 CREATE INDEX intervention_submission_account_idx ON public.intervention_submission USING btree (account_id);
 
 CREATE INDEX login_attempt_window_start ON public.login_attempt USING btree (window_start);
+
+CREATE INDEX permanence_debut_idx ON public.permanence USING btree (debut);
+
+CREATE INDEX permanence_serie_idx ON public.permanence USING btree (serie_id);
+
+CREATE INDEX permanence_site_debut_idx ON public.permanence USING btree (site_id, debut);
+
+CREATE INDEX permanence_ouvreur_account_idx ON public.permanence_ouvreur USING btree (account_id);
+
+CREATE INDEX permanence_serie_site_idx ON public.permanence_serie USING btree (site_id);
 
 CREATE INDEX rue_nom_trgm ON public.rue USING gin (f_unaccent(lower(nom)) gin_trgm_ops);
 

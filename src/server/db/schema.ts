@@ -3,6 +3,7 @@ import type { ColumnType, Generated } from 'kysely';
 import type { AlertsTables } from './schema-alerts.js';
 import type { PhotosTables } from './schema-photos.js';
 import type { PublicSitesTables } from './schema-public-sites.js';
+import type { PeopleTables } from './schema-people.js';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type DefaultTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -27,7 +28,7 @@ export interface AccountTable {
   tournee_depart_longitude: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
-export interface Database extends AlertsTables, PhotosTables, PublicSitesTables {
+export interface Database extends AlertsTables, PhotosTables, PublicSitesTables, PeopleTables {
   type_user: { id: number; libelle: string };
   role: { id: number; code: string; libelle: string };
   type_bac: { id: number; libelle: string };

@@ -18,12 +18,14 @@ import { yearlyReportRoutes } from '../modules/yearly-report/yearly-report.route
 import { publicSitesRoutes } from '../modules/public-sites/public-sites.routes';
 import { importsRoutes } from '../modules/imports/imports.routes';
 import { mapRoutes } from '../modules/map/map.routes';
+import { permanencesRoutes } from '../modules/permanences/permanences.routes';
+import { householdsPublicRoutes, householdsRoutes } from '../modules/households/households.routes';
 import { buildRoutes, type RouteGroups } from './build-routes';
 
 export const ROUTE_GROUPS: RouteGroups = {
   // The public interventions list comes first: the contract checks it before the others.
-  publicRoutes: [...fieldEntryPublicRoutes, ...accountRoutes, ...publicSitesRoutes],
-  loggedRoutes: [...usersRoutes, ...rolesRoutes, ...compostersRoutes, ...siteTypesRoutes, ...sitesRoutes, ...fieldEntryRoutes, ...interventionsAdminRoutes, ...requestsRoutes, ...statisticsRoutes, ...alertsRoutes, ...yearlyReportRoutes, ...importsRoutes, ...mapRoutes],
+  publicRoutes: [...fieldEntryPublicRoutes, ...accountRoutes, ...publicSitesRoutes, ...householdsPublicRoutes],
+  loggedRoutes: [...usersRoutes, ...rolesRoutes, ...compostersRoutes, ...siteTypesRoutes, ...sitesRoutes, ...fieldEntryRoutes, ...interventionsAdminRoutes, ...requestsRoutes, ...statisticsRoutes, ...alertsRoutes, ...yearlyReportRoutes, ...importsRoutes, ...mapRoutes, ...permanencesRoutes, ...householdsRoutes],
 };
 
 export function createAppRouter() {
