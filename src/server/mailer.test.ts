@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FastifyBaseLogger } from 'fastify';
 import { ERASED_RECIPIENT, createMailer, recipientHash } from './mailer.js';
+import ICAL from 'ical.js';
 import { parseEml } from '../../tests/helpers/e2e-mail.js';
 
 const dirs: string[] = [];
@@ -15,6 +16,67 @@ function recordingLog() {
   const log = { info: (obj: Record<string, unknown>, msg: string) => lines.push({ obj, msg }) } as unknown as FastifyBaseLogger;
   return { log, lines };
 }
+
+/** The MIME parts of a multipart message: each one's headers (lower-cased names) and decoded body. */
+function mimeParts(raw: string): { headers: Record<string, string>; body: string }[] {
+  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(raw)?.[1];
+  if (!boundary) return [];
+  return raw
+    .split(`--${boundary}`)
+    .slice(1, -1)
+    .flatMap((chunk) => {
+      const [head, ...rest] = chunk.replace(/^\r?\n/, '').split(/\r?\n\r?\n/);
+      const headers = Object.fromEntries(
+        head
+          .replace(/\r?\n[ \t]+/g, ' ')
+          .split(/\r?\n/)
+          .filter(Boolean)
+          .map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
+      const text = rest.join('\n\n');
+      if (/multipart\//i.test(headers['content-type'] ?? '')) return mimeParts(chunk);
+      const encoding = (headers['content-transfer-encoding'] ?? '').toLowerCase();
+      const body = encoding === 'base64' ? Buffer.from(text.replace(/\s/g, ''), 'base64').toString('utf8') : encoding === 'quoted-printable' ? parseEml(`Content-Transfer-Encoding: quoted-printable\n\n${text}`).body : text;
+      return [{ headers, body }];
+    });
+}
+
+const ICS = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Compost//Test//FR', 'METHOD:PUBLISH', 'BEGIN:VEVENT', 'UID:permanence-7@compost.test', 'DTSTAMP:20301026T053000Z', 'DTSTART:20301027T160000Z', 'DTEND:20301027T180000Z', 'SUMMARY:Permanence du site Jardin des Capucins – été', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
+
+describe('mailer attachments', () => {
+  it('writes an attachment as a MIME part of the .eml file, with its name and type, that reads back as it was sent', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'compost-mail-'));
+    dirs.push(dataDir);
+    const mailDir = path.join(dataDir, 'mail');
+    const mailer = createMailer({ mailDir, from: 'a@b.fr', log: recordingLog().log });
+    await mailer.send({ to: 'anne@exemple.fr', subject: 'Rappel', text: 'Demain.\n', attachments: [{ filename: 'permanence.ics', content: ICS, contentType: 'text/calendar; charset=utf-8; method=PUBLISH' }] });
+    const [file] = fs.readdirSync(mailDir);
+    const raw = fs.readFileSync(path.join(mailDir, file), 'utf8');
+    expect(parseEml(raw).header('Content-Type')).toContain('multipart/mixed');
+    const parts = mimeParts(raw);
+    expect(parts.map((p) => p.headers['content-type']?.split(';')[0])).toEqual(['text/plain', 'text/calendar']);
+    const ics = parts[1];
+    expect(ics.headers['content-type']).toContain('method=PUBLISH');
+    expect(ics.headers['content-disposition']).toMatch(/attachment; filename="?permanence\.ics"?/);
+    expect(ics.body).toBe(ICS);
+    const event = new ICAL.Component(ICAL.parse(ics.body)).getFirstSubcomponent('vevent')!;
+    expect(String(event.getFirstPropertyValue('summary'))).toBe('Permanence du site Jardin des Capucins – été');
+    expect((event.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString()).toBe('2030-10-27T16:00:00.000Z');
+  });
+
+  it('leaves no erased address in a text attachment either', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'compost-mail-'));
+    dirs.push(dataDir);
+    const mailDir = path.join(dataDir, 'mail');
+    const mailer = createMailer({ mailDir, from: 'a@b.fr', log: recordingLog().log });
+    const to = 'jean.reporter@quartier.example.org';
+    await mailer.send({ to, subject: 's', text: 't', erase: true, attachments: [{ filename: 'a.txt', content: `pour ${to}`, contentType: 'text/plain; charset=utf-8' }] });
+    const raw = fs.readFileSync(path.join(mailDir, fs.readdirSync(mailDir)[0]), 'utf8');
+    const parts = mimeParts(raw);
+    expect(parts[1].body).toBe(`pour ${ERASED_RECIPIENT}`);
+    expect(raw.toLowerCase()).not.toContain('jean.reporter');
+  });
+});
 
 describe('mailer without SMTP_URL', () => {
   it('writes each message as an RFC 822 .eml file in DATA_DIR/mail and logs its subject and the recipient as domain and hash only', async () => {
@@ -166,6 +228,19 @@ describe('mailer with SMTP_URL', () => {
         ['Mail envoyé', { toDomain: 'quartier.example.org', subject: 'Suivi' }],
       ]);
       expect(fs.existsSync(mailDir)).toBe(false);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('sends attachments through SMTP as parts of the message', async () => {
+    const smtp = await smtpServer();
+    try {
+      const mailer = createMailer({ smtpUrl: smtp.url, mailDir: os.tmpdir(), from: 'a@b.fr', log: recordingLog().log });
+      await mailer.send({ to: 'anne@exemple.fr', subject: 'Rappel', text: 't', attachments: [{ filename: 'permanence.ics', content: ICS, contentType: 'text/calendar; charset=utf-8; method=PUBLISH' }] });
+      const parts = mimeParts(smtp.received[0].data.replace(/^\.\./gm, '.'));
+      expect(parts.map((p) => p.headers['content-type']?.split(';')[0])).toEqual(['text/plain', 'text/calendar']);
+      expect(parts[1].body.replace(/\r\n/g, '\n')).toBe(ICS.replace(/\r\n/g, '\n'));
     } finally {
       await smtp.close();
     }

@@ -3,6 +3,7 @@
 // its domain and a short hash only (enough to follow one address through the log), never by
 // the address itself; a mail whose recipient was promised erasure (`erase`) leaves no trace of
 // the address: its log line names the domain only, and its .eml copy has the address replaced.
+// Attachments travel in both modes: the .eml file holds them as MIME parts, as SMTP would.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,11 +17,21 @@ export interface Mail {
   html?: string;
   /** Extra header lines (e.g. List-Unsubscribe), passed as they are to nodemailer. */
   headers?: Record<string, string>;
+  /** Files sent with the message (an .ics invitation), as parts of a multipart/mixed message. */
+  attachments?: MailAttachment[];
   /**
    * The recipient was promised erasure once this message leaves (the anonymous reporter):
    * no copy of it is kept anywhere (see the mailer's file mode).
    */
   erase?: boolean;
+}
+
+export interface MailAttachment {
+  /** The name the recipient's mail program shows and saves it under. */
+  filename: string;
+  content: string | Buffer;
+  /** MIME type, with its parameters (e.g. 'text/calendar; charset=utf-8; method=PUBLISH'). */
+  contentType: string;
 }
 
 export interface Mailer {
@@ -50,7 +61,8 @@ function message(from: string, { erase: _erase, ...mail }: Mail) {
 function withoutAddress(mail: Mail): Mail {
   const out = (s: string) => s.split(mail.to).join(ERASED_RECIPIENT);
   const headers = mail.headers && Object.fromEntries(Object.entries(mail.headers).map(([k, v]) => [k, out(v)]));
-  return { ...mail, to: ERASED_RECIPIENT, subject: out(mail.subject), text: out(mail.text), html: mail.html && out(mail.html), headers };
+  const attachments = mail.attachments?.map((a) => ({ ...a, content: typeof a.content === 'string' ? out(a.content) : a.content }));
+  return { ...mail, to: ERASED_RECIPIENT, subject: out(mail.subject), text: out(mail.text), html: mail.html && out(mail.html), headers, attachments };
 }
 
 const loggedSubject = (mail: Mail) => (mail.erase ? withoutAddress(mail).subject : mail.subject);

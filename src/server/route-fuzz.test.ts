@@ -214,6 +214,14 @@ describe.each(TEST_DRIVERS)('route fuzz (%s)', (driver) => {
       'POST /api/admin/typeSite/add': () => ({ libelle: 'Fuzz', code: 'FZ' }),
       'PUT /api/admin/tournee/ordre': () => ({ date: '2024-05-02', demandes: [demande] }),
       'PUT /api/admin/tournee/depart': () => ({ depart: { latitude: 48.39, longitude: -4.49 } }),
+      // Dates in 2030 stay in the future and within the limits of a series.
+      'POST /api/admin/permanence/add': () => ({ site: site.id, debut: '2030-05-04T17:00', fin: '2030-05-04T19:00', titre: 'Fuzz', message: null, recurrence: { frequence: 'hebdomadaire', jusqua: '2030-06-01' } }),
+      'PUT /api/admin/permanence/update/:id': () => ({ debut: '2030-05-04T17:00', fin: '2030-05-04T19:00', titre: null, message: null }),
+      'PUT /api/admin/permanence/annuler/:id': () => ({ motif: 'Pluie' }),
+      'PUT /api/permanence/:id/bilan': (g) => ({ clientId: g.uuid(), foyers: 3, seaux: 2, kg: 4.5, temperature: 20 }),
+      'POST /api/public/site/:code/foyer': () => ({ prenom: 'Anne', email: 'anne@exemple.fr', consentement: true, personnes: 2, bioseau: true }),
+      'POST /api/admin/foyer/nouvelle': () => ({ site: site.id, sujet: 'Bonjour', texte: 'Le site ouvre samedi.' }),
+      'POST /api/public/foyer/quitter': () => ({ jeton: '1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }),
     } satisfies Record<string, (g: ReturnType<typeof generator>) => Json>);
     // Migrations and a dozen logins take a while on a busy machine.
   }, 120_000);

@@ -128,6 +128,8 @@ const MATRIX: Record<string, Row> = {
   'GET /api/admin/arrosage/get/by/mois': row(ADMINS),
   'GET /api/admin/viderBac/get/by/mois': row(ADMINS),
   'GET /api/admin/tamisage/get/by/mois': row(ADMINS),
+  'GET /api/admin/foyers/get/by/mois': row(ADMINS),
+  'GET /api/admin/kgDetournes/get/by/mois': row(ADMINS),
   'GET /api/admin/intervention/get/all/by/mois': row(ADMINS),
   'GET /api/admin/temperature/get/by/mois': row(ADMINS),
   'GET /api/admin/stats/prestataire/get/all': row(ADMINS),
@@ -148,6 +150,26 @@ const MATRIX: Record<string, Row> = {
   'GET /api/admin/photo/:id': row(RECORDERS),
   // Public site pages, anonymous reports and open data.
   'GET /api/public/site/:code': row(EVERYONE),
+  // Permanences of a site: its referents, and the roles that manage every site. The fixture id is
+  // the site's, so allowed callers reach the handler and meet no permanence (400 or 404).
+  'GET /api/admin/permanence/get/list/by/site/:id': row(['referent', ...SITE_MANAGERS]),
+  'POST /api/admin/permanence/add': row(['referent', ...SITE_MANAGERS]),
+  'PUT /api/admin/permanence/update/:id': row(['referent', ...SITE_MANAGERS]),
+  'PUT /api/admin/permanence/annuler/:id': row(['referent', ...SITE_MANAGERS]),
+  'POST /api/permanence/:id/ouvreur': row(['referent', ...SITE_MANAGERS]),
+  'DELETE /api/permanence/:id/ouvreur': row(['referent', ...SITE_MANAGERS]),
+  'PUT /api/permanence/:id/bilan': row(['referent', ...SITE_MANAGERS]),
+  'GET /api/public/site/:code/permanences.ics': row(EVERYONE),
+  // Households: registered by anyone from the public page, seen and handled by the site's
+  // referents and the roles that manage every site; their links work without a login.
+  'POST /api/public/site/:code/foyer': row(EVERYONE),
+  'GET /api/admin/foyer/get/list/by/site/:id': row(['referent', ...SITE_MANAGERS]),
+  'PUT /api/admin/foyer/valider/:id': row(['referent', ...SITE_MANAGERS]),
+  'PUT /api/admin/foyer/refuser/:id': row(['referent', ...SITE_MANAGERS]),
+  'POST /api/admin/foyer/nouvelle': row(['referent', ...SITE_MANAGERS]),
+  'POST /api/public/foyer/quitter': row(EVERYONE),
+  'GET /api/public/foyer/desabonner': row(EVERYONE),
+  'POST /api/public/foyer/desabonner': row(EVERYONE),
   'POST /api/public/site/:code/signalement': row(EVERYONE),
   'GET /api/admin/signalement/get/list': row(['referent', 'ROLE_ADMIN']),
   'PUT /api/admin/signalement/transformer/:id': row(['referent', 'ROLE_ADMIN']),

@@ -1,6 +1,7 @@
 // The neighbourhood's door in a real browser: a household's phone (390 px, no account) opens a
-// site's public page from its label and reports that the input bin is full; an administrator
-// turns the report into an intervention request; the provider finds it on the requests board.
+// site's public page from its label, sees the site's next permanence and its calendar feed, and
+// reports that the input bin is full; an administrator turns the report into an intervention
+// request; the provider finds it on the requests board.
 // Runs on the demo programme the e2e server seeds (each demo site has cells n°1-2 Apport, n°3
 // Broyat, n°4 Maturation; prestataire@demo.compost.fr is the provider).
 import AxeBuilder from '@axe-core/playwright';
@@ -22,6 +23,11 @@ test('a phone reports a full bin without an account; an administrator turns it i
   const sites = (await (await admin.page.request.get('/api/admin/site/get/all/actif')).json()) as { id: number; code: string; nom: string | null }[];
   const site = sites[0];
   const siteName = site.nom ?? site.code;
+  // A permanence tomorrow, 07:00-08:00 Paris time whatever the machine's zone: early, so that it
+  // is among the next three whatever other journeys schedule on the site.
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(Date.now() + 24 * 3600_000));
+  const scheduled = await admin.page.request.post('/api/admin/permanence/add', { data: { site: site.id, debut: `${day}T07:00`, fin: `${day}T08:00`, titre: `Permanence ${RUN}` } });
+  expect(scheduled.ok(), await scheduled.text()).toBe(true);
 
   // The household: a phone that never logged in.
   const phone = await browser.newContext({ locale: 'fr-FR', timezoneId: 'Europe/Paris', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
@@ -36,6 +42,11 @@ test('a phone reports a full bin without an account; an administrator turns it i
     await expect(page.getByRole('heading', { level: 1, name: siteName })).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Où en est le site ?' })).toBeVisible();
     await expect(page.getByText(/Contactez le programme : 02 98 33 50 50/)).toBeVisible();
+    const openings = page.getByRole('region', { name: 'Prochaines permanences' });
+    await expect(openings.getByRole('listitem').filter({ hasText: `Permanence ${RUN}` })).toContainText('de 7 h à 8 h');
+    const feed = await page.request.get((await openings.getByRole('link', { name: 'Ajouter à mon agenda' }).getAttribute('href'))!);
+    expect(feed.headers()['content-type']).toMatch(/^text\/calendar/);
+    expect(await feed.text()).toContain(`Permanence ${RUN}`);
     // The page's own entry: none of the app's shell or screens.
     expect(scripts.length).toBeGreaterThan(0);
     expect(scripts.filter((s) => /\/assets\/(index|field-form|app-layout|bootstrap)[-.]/.test(s))).toEqual([]);

@@ -1,6 +1,8 @@
 // Statistics dashboard: an administrator opens /admin/stats on the demo programme
 // (a year of interventions), switches year and site, sees the temperatures of the site and
-// downloads a yearly export per site.
+// downloads a yearly export per site; on a phone, the kilos of a permanence's tally reach the
+// 'Kilos détournés' chart.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/e2e-test';
@@ -64,10 +66,36 @@ test('an administrator browses the yearly charts of the network and of a site, t
   expect(lines.slice(1).some((l) => Number(l[15]) > 0)).toBe(true);
 });
 
-test('the dashboard reads on a 390 px phone: one chart per row, full width, no sideways scrolling', async ({ page }) => {
+/** Paris wall-clock parts of an instant, as the permanence form types them ('2026-11-28T17:00'). */
+function parisLocal(d: Date): { annee: number; local: string } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+      .formatToParts(d)
+      .map((p) => [p.type, p.value]),
+  );
+  return { annee: Number(parts.year), local: `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}` };
+}
+
+test('the dashboard reads on a 390 px phone: one chart per row, full width, no sideways scrolling; the kilos of a tally show', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await logInAsAdmin(page);
-  await page.goto('/admin/stats');
+
+  // An opening of a site that began an hour ago, recorded afterwards, and its tally of 12,5 kg weighed.
+  const now = Date.now();
+  const debut = parisLocal(new Date(now - 3600_000));
+  const fin = parisLocal(new Date(now - 60_000));
+  // Other journeys of this worker may have recorded tallies this year: the chart adds ours to theirs.
+  const before = ((await (await page.request.get(`/api/admin/kgDetournes/get/by/mois?annee=${debut.annee}`)).json()) as { kg: number }[]).reduce((a, m) => a + m.kg, 0);
+  const site = ((await (await page.request.get('/api/admin/site/get/all/actif')).json()) as { id: number }[])[0];
+  const added = await page.request.post('/api/admin/permanence/add', { data: { site: site.id, debut: debut.local, fin: fin.local } });
+  expect(added.status(), await added.text()).toBe(200);
+  const [id] = ((await added.json()) as { ids: number[] }).ids;
+  const bilan = await page.request.put(`/api/permanence/${id}/bilan`, { data: { clientId: crypto.randomUUID(), foyers: 9, seaux: 5, kg: 12.5 } });
+  expect(bilan.status(), await bilan.text()).toBe(200);
+
+  await page.goto(`/admin/stats?annee=${debut.annee}`);
+  const kilos = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 2 }).format(Math.round((before + 12.5) * 100) / 100).replace(/\s/g, '\\s');
+  await expect(card(page, 'Kilos détournés · Tout le réseau').getByLabel(new RegExp(`^Total de l'année : ${kilos}\\skg`))).toBeVisible();
   const first = card(page, 'Interventions · Tout le réseau');
   const second = card(page, 'Apports de broyat · Tout le réseau');
   await expect(first.getByRole('img')).toBeVisible();

@@ -79,9 +79,11 @@ describe.each(TEST_DRIVERS)('migrations (%s)', (driver) => {
       SELECT table_name, column_name, data_type FROM information_schema.columns
       WHERE table_schema = 'public' AND data_type IN ('timestamp without time zone', 'date', 'time without time zone', 'time with time zone')`.execute(h.db);
     // The exceptions key rows by a Europe/Paris calendar day or month (a date, not an instant):
-    // the summaries, by what the monthly charts group by; a provider's hand-made route, by its day.
+    // the summaries, by what the monthly charts group by; a provider's hand-made route, by its day;
+    // the last day of a series of permanences; the day a site's news was sent (one a day).
+    const DAY_COLUMNS = ['tournee_ordre.jour', 'permanence_serie.jusqua', 'foyer_nouvelle.jour'];
     const calendarKey = (c: { table_name: string; column_name: string }) =>
-      (c.table_name.startsWith('intervention_stats_') && ['mois', 'jour'].includes(c.column_name)) || (c.table_name === 'tournee_ordre' && c.column_name === 'jour');
+      (c.table_name.startsWith('intervention_stats_') && ['mois', 'jour'].includes(c.column_name)) || DAY_COLUMNS.includes(`${c.table_name}.${c.column_name}`);
     expect(columns.rows.filter((c) => !(calendarKey(c) && c.data_type === 'date'))).toEqual([]);
     const tz = await sql<{ n: number }>`SELECT count(*)::int AS n FROM information_schema.columns WHERE table_schema = 'public' AND data_type = 'timestamp with time zone'`.execute(h.db);
     expect(tz.rows[0].n).toBeGreaterThan(10);

@@ -17,6 +17,8 @@ export interface AlertsTables {
     pourcentage_apport: number;
     limite_hebdo_kg: number;
     densite_kg_par_litre: number;
+    /** numeric (migration 031): read it as a number (`::float8` or Number()). */
+    kg_par_seau: ColumnType<number, number | string | undefined, number | string>;
     created_at: DefaultTimestamp;
     updated_at: Timestamp | null;
     updated_by: number | null;

@@ -14,6 +14,7 @@ export const ALERT_KINDS = [
   'site_idle',
   'intake_high',
   'public_reports',
+  'permanence_sans_ouvreur',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -26,6 +27,7 @@ export const ALERT_LABELS: Readonly<Record<AlertKind, string>> = {
   site_idle: 'Site sans intervention',
   intake_high: 'Apports trop importants',
   public_reports: 'Signalements répétés',
+  permanence_sans_ouvreur: 'Permanence sans ouvreur',
 };
 
 /** The kinds about intervention requests: what providers receive. */
@@ -41,6 +43,10 @@ export const INTAKE_WINDOW_WEEKS = 4;
 export const REPORTS_ALERT_MIN = 3;
 export const REPORTS_WINDOW_DAYS = 7;
 
+/** Label of the kilos per bucket, the setting the tallies of the permanences estimate their kilos with. */
+export const KG_PAR_SEAU_LABEL = 'Kilos par seau (estimation des permanences)';
+export const KG_PAR_SEAU_MAX = 50;
+
 export const ALERT_MESSAGES = {
   temperature: 'Une température entre -20 et 90 °C, au dixième de degré',
   temperatureOrder: 'La température minimale doit être inférieure à la température maximale',
@@ -48,6 +54,7 @@ export const ALERT_MESSAGES = {
   percent: 'Un pourcentage entier entre 1 et 100',
   limit: 'Une limite entière entre 1 et 100 000 kg',
   density: 'Une densité supérieure à 0 et d’au plus 2 kg/L, avec trois décimales au plus',
+  kgParSeau: 'Un poids supérieur à 0 et d’au plus 50 kg, avec deux décimales au plus',
   kind: "Type d'alerte inconnu",
   notFound: 'Alerte introuvable',
   closed: 'Cette alerte est déjà close',
@@ -94,6 +101,16 @@ export const alertSettingsSchema = z
         .gt(0, { error: ALERT_MESSAGES.density })
         .max(2, { error: ALERT_MESSAGES.density })
         .refine((n) => Number(n.toFixed(3)) === n, { error: ALERT_MESSAGES.density }),
+      /**
+       * kg in a household's bucket: a tally without weighed kilos estimates them as buckets x
+       * this. Absent: unchanged (a form of before this setting still saves).
+       */
+      kgParSeau: z
+        .number({ error: ALERT_MESSAGES.kgParSeau })
+        .gt(0, { error: ALERT_MESSAGES.kgParSeau })
+        .max(KG_PAR_SEAU_MAX, { error: ALERT_MESSAGES.kgParSeau })
+        .refine((n) => Number(n.toFixed(2)) === n, { error: ALERT_MESSAGES.kgParSeau })
+        .optional(),
     },
     { error: 'Paramètre inconnu' },
   )
@@ -105,7 +122,9 @@ export const alertSettingsSchema = z
     },
     { when: () => true },
   );
-export type AlertSettings = z.infer<typeof alertSettingsSchema>;
+export type AlertSettingsInput = z.infer<typeof alertSettingsSchema>;
+/** The thresholds as stored: every one present. */
+export type AlertSettings = Required<AlertSettingsInput>;
 
 /** Defaults of a new installation: estimates, see docs/alerts.md. */
 export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
@@ -116,6 +135,7 @@ export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
   pourcentageApport: 80,
   limiteHebdoKg: 1000,
   densiteKgParLitre: 0.5,
+  kgParSeau: 2,
 };
 
 /** The thresholds as the server answers them. */
@@ -127,6 +147,7 @@ export const alertSettingsValuesSchema = z.object({
   pourcentageApport: z.number(),
   limiteHebdoKg: z.number(),
   densiteKgParLitre: z.number(),
+  kgParSeau: z.number(),
 });
 
 export const alertSettingsResponseSchema = z.object({ status: z.literal('success'), message: z.string(), settings: alertSettingsValuesSchema });

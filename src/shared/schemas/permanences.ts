@@ -41,6 +41,10 @@ export const PERMANENCE_MESSAGES = {
   recurrencePast: 'Une permanence passée ne se répète pas',
   motifLength: `Entre ${PERMANENCE_MOTIF_MIN} et ${PERMANENCE_MOTIF_MAX} caractères`,
   notFound: 'Permanence introuvable.',
+  siteNotFound: 'Site introuvable.',
+  ended: 'Cette permanence est terminée.',
+  hasBilan: 'Cette permanence a déjà son bilan : elle a eu lieu.',
+  clientIdUsed: 'Cette saisie a déjà été enregistrée pour une autre permanence.',
   cancelled: 'Cette permanence est annulée.',
   alreadyCancelled: 'Cette permanence est déjà annulée.',
   notReferent: 'Seuls les référents du site peuvent tenir ses permanences.',
@@ -166,6 +170,8 @@ export type PermanenceList = z.infer<typeof permanenceListSchema>;
 /** The answer of add: the occurrences written (one, or each of a series). */
 export const permanenceAddedSchema = z.object({ status: z.literal('success'), message: z.string(), count: z.number(), ids: z.array(z.number()) });
 export const permanenceDoneSchema = z.object({ status: z.literal('success'), message: z.string() });
+/** The answer of a tally (a replay answers the tally stored the first time). */
+export const bilanSavedSchema = z.object({ status: z.literal('success'), message: z.string(), bilan: bilanRowSchema });
 
 /** The next openings as the public page shows them: no person, no message. */
 export const publicPermanenceSchema = z.object({ debut: z.string(), fin: z.string(), titre: z.string().nullable(), annulee: z.boolean() });

@@ -2,6 +2,7 @@
 // reports sent from it and their handling on the 'Signalements' panel. The payloads the API
 // accepts, the answers it gives, and the limits the forms apply before sending.
 import { z } from 'zod';
+import { publicPermanenceSchema } from './permanences.js';
 import { listQuerySchema } from './list.js';
 import { INT32_MAX, decimalFilterSchema, idSchema, plainString } from './common.js';
 
@@ -139,6 +140,8 @@ export const publicSiteSchema = z.object({
   categories: z.array(z.object({ value: z.string(), libelle: z.string() })),
   texteMin: z.number(),
   texteMax: z.number(),
+  /** The next openings not ended (at most three), soonest first; a cancelled one stays, marked. */
+  permanences: z.array(publicPermanenceSchema),
 });
 export type PublicSite = z.infer<typeof publicSiteSchema>;
 

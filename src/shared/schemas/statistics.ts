@@ -22,6 +22,8 @@ export const STATS_MESSAGES = {
   site: 'Site invalide',
   prestataire: 'Prestataire invalide',
   siteRequired: 'Choisissez un site',
+  /** The households and the permanences' kilos are nobody's work: no provider filters them. */
+  prestataireNonApplicable: 'Ces chiffres ne dépendent pas du prestataire : retirez ce filtre',
 } as const;
 
 const anneeParam = decimalIntSchema({ min: ANNEE_MIN, max: ANNEE_MAX, message: STATS_MESSAGES.annee });
@@ -51,3 +53,18 @@ export type TemperatureRow = z.infer<typeof temperatureRowSchema>;
 /** An option of the 'Prestataire' select. */
 export const prestataireSchema = z.object({ id: z.number(), libelle: z.string() });
 export type Prestataire = z.infer<typeof prestataireSchema>;
+
+/**
+ * GET /admin/foyers/get/by/mois: households taking part at the end of each Paris month (confirmed
+ * on or before it, not gone by then), and the people in them. A month that has not begun is 0.
+ */
+export const foyersMoisRowSchema = z.object({ mois_nom: z.string(), nb: z.number(), personnes: z.number() });
+export type FoyersMoisRow = z.infer<typeof foyersMoisRowSchema>;
+
+/**
+ * GET /admin/kgDetournes/get/by/mois: the kilos of the tallies of the permanences held (not
+ * cancelled) that started in each Paris month; `kgEstimes` is the part estimated from buckets,
+ * `permanences` the number of tallies.
+ */
+export const kgMoisRowSchema = z.object({ mois_nom: z.string(), kg: z.number(), kgEstimes: z.number(), permanences: z.number() });
+export type KgMoisRow = z.infer<typeof kgMoisRowSchema>;

@@ -1,6 +1,7 @@
 // The yearly report of the programme and of each site (for elected officials and funders):
-// the year's figures, computed from the same monthly summaries as the statistics dashboard,
-// so that both show the same numbers for the same year and site.
+// the year's figures, computed from the same monthly summaries as the statistics dashboard
+// (and, for households and kilos diverted, with the same rules as its series), so that both show
+// the same numbers for the same year and site.
 import { z } from 'zod';
 import { decimalIntSchema } from './common.js';
 import { ANNEE_MAX, ANNEE_MIN, STATS_MESSAGES } from './statistics.js';
@@ -38,8 +39,17 @@ export const reportFiguresSchema = z.object({
   parAction: z.array(z.object({ idAction: z.number(), libelle: z.string(), nb: z.number() })),
   /** Litres of the year by series. */
   litres: litresSchema,
-  /** Litres transferred out of input bins times the density of the alert thresholds. */
+  /** Litres transferred out of input bins times the density of the alert thresholds (an estimate of what the bins took in). */
+  kgTransferes: z.number(),
+  /** Households taking part at the end of the Paris year (confirmed, not gone by then), and the people in them. */
+  foyers: z.number(),
+  personnes: z.number(),
+  /** Permanences held (not cancelled, started in the year) and those cancelled. */
+  permanences: z.number(),
+  permanencesAnnulees: z.number(),
+  /** Kilos of the tallies of the permanences held in the year, and the part estimated from buckets. */
   kgDetournes: z.number(),
+  kgEstimes: z.number(),
   temperatures: z.object({ releves: z.number(), auDessus: z.number(), auDessous: z.number() }),
   /** Requests raised in the year, and what became of them. */
   demandes: z.object({

@@ -1,8 +1,11 @@
 // The outbox's IndexedDB database (the query cache of the field screens has its own, offline/query-persist.ts) (Dexie), kept across reloads, browser restarts and logouts.
 //
-//   outbox     one row per intervention submission not yet confirmed by the server, keyed by
-//              its clientId (the UUID made on the phone). Rows leave only after the server said
-//              200, or when the user discards them after a confirmation. See outbox.ts.
+//   outbox     one row per submission not yet confirmed by the server, keyed by its clientId
+//              (the UUID made on the phone). Rows leave only after the server said 200, or when
+//              the user discards them after a confirmation. See outbox.ts. Most rows are
+//              interventions (POST /api/admin/intervention/add); a row with a `target` goes
+//              there instead (a permanence's tally, which also carries `bilan` to be shown and
+//              corrected). Those fields are not indexed: no schema version was needed for them.
 //              Version 2 adds `failures` (server errors counted against the entry,
 //              which drive its own backoff) and the 'error' state; nextAttemptAt is now that
 //              per-entry backoff only (a network outage holds the queue, not the entries).
@@ -44,10 +47,33 @@ export { liveQuery } from 'dexie';
  */
 export type OutboxState = 'pending' | 'sending' | 'failed' | 'auth' | 'error';
 
+/**
+ * Where an entry goes, under /api. Absent: POST admin/intervention/add, as every entry written
+ * before the tallies of permanences (entries already on phones keep being sent there).
+ */
+export interface OutboxTarget {
+  method: 'PUT';
+  /** Relative to /api ('permanence/12/bilan'). */
+  path: string;
+}
+
+/** What the outbox page and the permanences screen need to show a queued tally without network. */
+export interface BilanMeta {
+  site: number;
+  permanence: number;
+  /** The permanence's ISO instants. */
+  debut: string;
+  fin: string;
+}
+
 /** A queued submission: plain data, so it survives a reload and can be sent by any tab. */
 export interface OutboxEntry<P = unknown> {
   clientId: string;
   payload: P;
+  /** Where it is sent; absent: the intervention add. */
+  target?: OutboxTarget;
+  /** Set on the tally of a permanence. */
+  bilan?: BilanMeta;
   /** ms since epoch; the queue is sent in this order. */
   createdAt: number;
   /** Account that recorded it: only this account's session may send it. */
@@ -109,6 +135,8 @@ export interface SentEntry<P = unknown> {
   ownerId: number;
   siteLabel: string;
   payload: P;
+  /** Set on the receipt of a permanence's tally. */
+  bilan?: BilanMeta;
   /** ms since epoch, when the server confirmed it. */
   sentAt: number;
 }

@@ -4,19 +4,21 @@ import { useEffect, useState } from 'react';
 import type { OutboxEntry, OutboxPhoto, SentEntry } from './db';
 import { referenceKeys } from './reference-cache';
 import { openOfflineDb, watchQuery } from './store';
-import { countEntries, type OutboxCounts } from './outbox';
+import { countEntries, isBilanEntry, type AnyOutboxEntry, type OutboxCounts, type OutboxPayload } from './outbox';
 import { countPhotos } from './photo-queue';
 import type { InterventionSubmission } from '../../shared/schemas/interventions';
 
 export type InterventionOutboxEntry = OutboxEntry<InterventionSubmission>;
-export type SentReceipt = SentEntry<InterventionSubmission>;
+export type { AnyOutboxEntry };
+/** The receipt of an intervention, or of a permanence's tally (with `bilan`, see isBilanEntry). */
+export type SentReceipt = (SentEntry<InterventionSubmission> & { bilan?: undefined }) | (SentEntry<OutboxPayload> & { bilan: NonNullable<SentEntry['bilan']> });
 
-function useLiveEntries(): InterventionOutboxEntry[] | undefined {
-  const [entries, setEntries] = useState<InterventionOutboxEntry[] | undefined>(undefined);
+function useLiveEntries(): AnyOutboxEntry[] | undefined {
+  const [entries, setEntries] = useState<AnyOutboxEntry[] | undefined>(undefined);
   useEffect(() => {
     return watchQuery(
       (db) => db.outbox.orderBy('createdAt').toArray(),
-      (rows) => setEntries(rows as InterventionOutboxEntry[]),
+      (rows) => setEntries(rows as AnyOutboxEntry[]),
       // IndexedDB unavailable: show an empty outbox rather than a spinner forever.
       () => setEntries([]),
     );
@@ -24,8 +26,8 @@ function useLiveEntries(): InterventionOutboxEntry[] | undefined {
   return entries;
 }
 
-/** Every entry on the phone, oldest first; undefined while loading. */
-export function useOutboxEntries(): InterventionOutboxEntry[] | undefined {
+/** Every entry on the phone (interventions and tallies), oldest first; undefined while loading. */
+export function useOutboxEntries(): AnyOutboxEntry[] | undefined {
   return useLiveEntries();
 }
 
@@ -151,7 +153,7 @@ export function useEntryPhotos(entryId: string | null): StoredPhoto[] | undefine
   return photos;
 }
 
-/** One entry, for the correction of a refused submission; null once it is gone. */
+/** One intervention entry, for the correction of a refused submission; null once it is gone (or when it is a tally). */
 export function useOutboxEntry(clientId: string | null): InterventionOutboxEntry | null | undefined {
   const [entry, setEntry] = useState<InterventionOutboxEntry | null | undefined>(clientId ? undefined : null);
   useEffect(() => {
@@ -161,7 +163,8 @@ export function useOutboxEntry(clientId: string | null): InterventionOutboxEntry
     }
     return watchQuery(
       (db) => db.outbox.get(clientId),
-      (row) => setEntry((row as InterventionOutboxEntry | undefined) ?? null),
+      // A tally is corrected on its permanence's screen, never in the site sheet.
+      (row) => setEntry(row && !isBilanEntry(row) ? (row as InterventionOutboxEntry) : null),
       () => setEntry(null),
     );
   }, [clientId]);

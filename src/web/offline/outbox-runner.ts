@@ -1,28 +1,38 @@
 // Drives the app's outbox (outbox.ts) and the photos of its entries (photo-queue.ts) from the
 // page: sends on app start, when the network comes back, when the app becomes visible, on a
 // backoff timer, from the 'Envoyer maintenant' button and from 'Renvoyer'; and submits new
-// entries, with their photos, for the site sheet. Every due entry goes before any photo, so a
+// entries, with their photos, for the site sheet, and the tallies of permanences (an entry
+// with a target: PUT permanence/{id}/bilan, deduplicated by its clientId like an intervention). Every due entry goes before any photo, so a
 // photo never holds an entry. Sends never use the app's api client's 401 handling: a 401 must
 // park the queue and ask for a new login, not throw the user out mid-entry. Each entry the
 // server confirms leaves a receipt (db.ts `sent`) for the outbox page, and each drain is told
 // to the listeners of onDrained (the shell's 'N saisie(s) envoyée(s)' toast). Whatever the server
 // took makes the requests board, its history and the interventions (site sheets, lists) out of
-// date: they are invalidated, on the phone's copy too, before the drain resolves.
+// date: they are invalidated, on the phone's copy too, before the drain resolves (a tally makes
+// the permanences out of date).
 import type { QueryKey } from '@tanstack/react-query';
 import { quietApi } from '../lib/api';
 import { queryClient } from '../lib/query-client';
 import { useSessionStore } from '../session/session-store';
 import type { InterventionSubmission } from '../../shared/schemas/interventions';
+import type { BilanInput } from '../../shared/schemas/permanences';
 import type { FieldError } from '../../shared/errors';
-import type { OutboxEntry, OutboxPhoto } from './db';
+import type { BilanMeta, OutboxEntry, OutboxPhoto } from './db';
 import { openOfflineDb } from './store';
 import { reportReachable, watchConnectivity } from './connectivity';
-import { Outbox, type AddMeta, type DrainReport } from './outbox';
+import { isBilanEntry, Outbox, type AddMeta, type DrainReport, type OutboxPayload } from './outbox';
+
+export { isBilanEntry, type AnyOutboxEntry, type BilanEntry, type OutboxPayload } from './outbox';
 import { PhotoQueue, type NewPhoto, type PhotoDrainReport } from './photo-queue';
 import { refreshReferenceCache } from './reference-cache';
 import { httpSender, interpretResponse, type PostJson } from './sender';
 
 export const ADD_PATH = 'admin/intervention/add';
+/** Where a permanence's tally goes (PUT, under /api). */
+export const bilanPath = (permanenceId: number) => `permanence/${permanenceId}/bilan`;
+/** A target stored on the phone is only ever one of the app's own relative API paths. */
+const SAFE_TARGET = /^[a-z0-9_-]+(\/[a-z0-9_-]+)*$/i;
+
 export const photoPath = (interventionId: number) => `/api/admin/intervention/${interventionId}/photo`;
 const SEND_TIMEOUT_MS = 20_000;
 /** A photo of a few hundred KB on a weak mobile link. */
@@ -35,9 +45,14 @@ const SUBMIT_WAIT_MS = 25_000;
 /** A 500 is the app failing on one request: the server itself is there. A 502-504 comes from a gateway: the network works, the server does not. */
 const reachableFrom = (status: number) => reportReachable(status < 502 || status > 504, 'server');
 
-const post: PostJson = async (body) => {
+const post: PostJson = async (body, target) => {
+  if (target && (target.method !== 'PUT' || !SAFE_TARGET.test(target.path))) {
+    // Never sent anywhere else than the app's API: the entry is refused, for the user to discard.
+    return new Response(JSON.stringify({ status: 'error', message: 'Destination d’envoi invalide' }), { status: 400, headers: { 'content-type': 'application/json' } });
+  }
   try {
-    const response = await quietApi.post(ADD_PATH, { json: body, throwHttpErrors: false, timeout: SEND_TIMEOUT_MS });
+    const options = { json: body, throwHttpErrors: false, timeout: SEND_TIMEOUT_MS };
+    const response = await (target ? quietApi.put(target.path, options) : quietApi.post(ADD_PATH, options));
     reachableFrom(response.status);
     return response;
   } catch (error) {
@@ -81,7 +96,7 @@ function acrossTabs<T>(fn: () => Promise<T>): Promise<T> {
   return locks.request('compost-outbox', () => fn()) as Promise<T>;
 }
 
-let outbox: Promise<Outbox<InterventionSubmission>> | null = null;
+let outbox: Promise<Outbox<OutboxPayload>> | null = null;
 let photoQueue: Promise<PhotoQueue> | null = null;
 
 export function appPhotoQueue(): Promise<PhotoQueue> {
@@ -98,18 +113,19 @@ export function appPhotoQueue(): Promise<PhotoQueue> {
   return photoQueue;
 }
 
-export function appOutbox(): Promise<Outbox<InterventionSubmission>> {
+export function appOutbox(): Promise<Outbox<OutboxPayload>> {
   outbox ??= Promise.all([openOfflineDb(), appPhotoQueue()]).then(
     ([db, photos]) =>
-      new Outbox<InterventionSubmission>({
+      new Outbox<OutboxPayload>({
         table: db.outbox,
         send: httpSender(post),
         lock: acrossTabs,
         onSent: async (entry, body) => {
           // Before the entry leaves: its photos must know their interventions.
-          await photos.link(entry.clientId, body);
+          if (!isBilanEntry(entry)) await photos.link(entry.clientId, body);
           await keepReceipt(entry);
-          for (const listener of sentListeners) listener(entry);
+          // The listeners read interventions (the requests they processed); a tally has none.
+          if (!isBilanEntry(entry)) for (const listener of sentListeners) listener(entry as OutboxEntry<InterventionSubmission>);
         },
       }),
   );
@@ -122,10 +138,17 @@ export type DrainReason = 'start' | 'online' | 'visible' | 'timer' | 'button' | 
 export const SENT_KEPT = 20;
 
 /** Records that the server confirmed `entry`, keeping the SENT_KEPT newest of its account; never fails the send. */
-async function keepReceipt(entry: OutboxEntry<InterventionSubmission>): Promise<void> {
+async function keepReceipt(entry: OutboxEntry<OutboxPayload>): Promise<void> {
   try {
     const db = await openOfflineDb();
-    await db.sent.put({ clientId: entry.clientId, ownerId: entry.ownerId, siteLabel: entry.siteLabel, payload: entry.payload, sentAt: Date.now() });
+    await db.sent.put({
+      clientId: entry.clientId,
+      ownerId: entry.ownerId,
+      siteLabel: entry.siteLabel,
+      payload: entry.payload,
+      ...(entry.bilan ? { bilan: entry.bilan } : {}),
+      sentAt: Date.now(),
+    });
     const mine = await db.sent.where('ownerId').equals(entry.ownerId).sortBy('sentAt');
     const old = mine.slice(0, Math.max(0, mine.length - SENT_KEPT)).map((r) => r.clientId);
     if (old.length > 0) await db.sent.bulkDelete(old);
@@ -241,8 +264,8 @@ async function drainPhotos(options: Parameters<PhotoQueue['drain']>[0]): Promise
   return report;
 }
 
-/** The queries a sent entry or photo changes: the requests (board, filter, history) and the interventions (lists, site sheets). */
-const changedBySend = (key: QueryKey) => key[0] === 'requests' || key[0] === 'interventions';
+/** The queries a sent entry or photo changes: the requests (board, filter, history), the interventions (lists, site sheets) and the permanences (their tallies). */
+const changedBySend = (key: QueryKey) => key[0] === 'requests' || key[0] === 'interventions' || key[0] === 'permanences';
 
 /**
  * Marks those queries out of date (the screens showing them reload; the others will when they
@@ -383,38 +406,62 @@ export async function submitIntervention(
   // reach the server is not kept: the user still has it in the form.
   const keepUnsent = options.keepUnsent ?? true;
   if (!keepUnsent && typeof navigator !== 'undefined' && !navigator.onLine) return { kind: 'notSent' };
-  const box = await appOutbox();
   const photosDropped = await store(payload, meta, options.photos ?? [], options.correcting ?? false);
-  const outcome = async (): Promise<SubmitOutcome> => {
-    if (typeof navigator !== 'undefined' && !navigator.onLine) {
-      await schedule(meta.ownerId);
-      return { kind: 'queued' };
-    }
-    awaited.add(payload.clientId);
-    try {
-      await Promise.race([drainNow('submit'), new Promise((resolve) => setTimeout(resolve, SUBMIT_WAIT_MS))]);
-    } catch {
-      // The entry is safely in the outbox; the runner will try again.
-      return { kind: 'queued' };
-    } finally {
-      awaited.delete(payload.clientId);
-    }
-    const entry = await box.get(payload.clientId);
-    if (!entry) return { kind: 'sent' };
-    if (entry.state === 'failed') {
-      return entry.fieldErrors.length > 0
-        ? { kind: 'invalid', errors: entry.fieldErrors, message: entry.lastError ?? '' }
-        : { kind: 'rejected', message: entry.lastError ?? '' };
-    }
-    if (entry.state === 'auth') return { kind: 'auth' };
-    if (!keepUnsent) {
-      if (await withdraw(payload.clientId)) return { kind: 'notSent' };
-      // The send was still on its way when the wait ended: it may have landed meanwhile.
-      if (!(await box.get(payload.clientId))) return { kind: 'sent' };
-    }
+  return { ...(await awaitOutcome(payload.clientId, meta.ownerId, keepUnsent)), ...(photosDropped ? { photosDropped } : {}) };
+}
+
+/**
+ * What became of an entry just written: when the network seems there, waits a little for it
+ * to be sent so the user learns at once whether it reached the server.
+ */
+async function awaitOutcome(clientId: string, ownerId: number, keepUnsent: boolean): Promise<SubmitOutcome> {
+  const box = await appOutbox();
+  if (typeof navigator !== 'undefined' && !navigator.onLine) {
+    await schedule(ownerId);
     return { kind: 'queued' };
-  };
-  return { ...(await outcome()), ...(photosDropped ? { photosDropped } : {}) };
+  }
+  awaited.add(clientId);
+  try {
+    await Promise.race([drainNow('submit'), new Promise((resolve) => setTimeout(resolve, SUBMIT_WAIT_MS))]);
+  } catch {
+    // The entry is safely in the outbox; the runner will try again.
+    return { kind: 'queued' };
+  } finally {
+    awaited.delete(clientId);
+  }
+  const entry = await box.get(clientId);
+  if (!entry) return { kind: 'sent' };
+  if (entry.state === 'failed') {
+    return entry.fieldErrors.length > 0
+      ? { kind: 'invalid', errors: entry.fieldErrors, message: entry.lastError ?? '' }
+      : { kind: 'rejected', message: entry.lastError ?? '' };
+  }
+  if (entry.state === 'auth') return { kind: 'auth' };
+  if (!keepUnsent) {
+    if (await withdraw(clientId)) return { kind: 'notSent' };
+    // The send was still on its way when the wait ended: it may have landed meanwhile.
+    if (!(await box.get(clientId))) return { kind: 'sent' };
+  }
+  return { kind: 'queued' };
+}
+
+/**
+ * Writes the tally of a permanence to the outbox (a new entry, or the correction of a refused
+ * one, which keeps its clientId) and waits a little for it as an intervention does. It goes by
+ * PUT to the permanence's bilan; the server stores one tally per clientId, so a replay is
+ * harmless.
+ */
+export async function submitBilan(
+  payload: BilanInput,
+  meta: AddMeta & { bilan: BilanMeta },
+  options: { correcting?: boolean; keepUnsent?: boolean } = {},
+): Promise<SubmitOutcome> {
+  const keepUnsent = options.keepUnsent ?? true;
+  if (!keepUnsent && typeof navigator !== 'undefined' && !navigator.onLine) return { kind: 'notSent' };
+  const box = await appOutbox();
+  if (options.correcting) await box.correct(payload.clientId, payload);
+  else await box.add(payload, meta, { target: { method: 'PUT', path: bilanPath(meta.bilan.permanence) }, bilan: meta.bilan });
+  return awaitOutcome(payload.clientId, meta.ownerId, keepUnsent);
 }
 
 /** Takes back an entry that is only waiting (not on its way), with its photos; false when it could not. */

@@ -1,5 +1,6 @@
-// The outbox: every intervention submission, online or not, is written here first and sent
-// from here. Plain TypeScript over a Dexie table, with the sender, the clock and the lock
+// The outbox: every intervention submission and every tally of a permanence, online or not, is
+// written here first and sent from here (an entry's `target` says where; none: the intervention
+// add). Plain TypeScript over a Dexie table, with the sender, the clock and the lock
 // injected, so the same code runs in the browser, in unit tests (fake-indexeddb) and in the
 // benchmark (node).
 //
@@ -15,7 +16,9 @@
 // Order is kept only where it matters (see blockerOf). Nothing expires and nothing is dropped
 // without the user asking.
 import type { Table } from 'dexie';
-import type { OutboxEntry } from './db';
+import type { BilanMeta, OutboxEntry, OutboxTarget } from './db';
+import type { InterventionSubmission } from '../../shared/schemas/interventions';
+import type { BilanInput } from '../../shared/schemas/permanences';
 import { RetrySchedule, type BackoffPolicy, type DrainReport, type SendResult } from './retry-schedule';
 
 export type { DrainReport, SendResult };
@@ -24,7 +27,19 @@ export const SERVER_ERROR_MESSAGE = 'Le serveur ne répond pas correctement : no
 /** The network answered for a server that is down (502, 503, 504) or busy (408, 429). */
 export const SERVER_UNAVAILABLE_MESSAGE = 'Serveur indisponible : nouvel essai automatique';
 
-export type Sender<P> = (payload: P) => Promise<SendResult>;
+/** Sends one entry's payload where the entry says (its `target`, else the intervention add). */
+/** What the app's outbox sends: an intervention, or a permanence's tally (an entry with `bilan`). */
+export type OutboxPayload = InterventionSubmission | BilanInput;
+export type BilanEntry = OutboxEntry<BilanInput> & { bilan: BilanMeta; target: OutboxTarget };
+/** An entry of the app's outbox, told apart by isBilanEntry. */
+export type AnyOutboxEntry = (OutboxEntry<InterventionSubmission> & { bilan?: undefined }) | BilanEntry;
+
+/** Whether an entry (or a receipt) is a permanence's tally rather than an intervention. */
+export function isBilanEntry<E extends { bilan?: BilanMeta }>(entry: E): entry is E & { bilan: BilanMeta } {
+  return entry.bilan !== undefined && entry.bilan !== null;
+}
+
+export type Sender<P> = (payload: P, entry: OutboxEntry<P>) => Promise<SendResult>;
 
 export { backoffDelay, jitteredDelay, DEFAULT_BACKOFF, MAX_FAILURES, NETWORK_ERROR_MESSAGE, SESSION_EXPIRED_MESSAGE, type BackoffPolicy } from './retry-schedule';
 
@@ -97,11 +112,16 @@ export interface AddMeta {
   siteLabel: string;
 }
 
+/** Where an entry goes and what it is, for the entries that are not interventions. */
+export type EntryKind = Pick<OutboxEntry, 'target' | 'bilan'>;
+
 /** A submission as the outbox first stores it: waiting, never tried, due at once. */
-export function newOutboxEntry<P extends { clientId: string }>(payload: P, meta: AddMeta, createdAt: number): OutboxEntry<P> {
+export function newOutboxEntry<P extends { clientId: string }>(payload: P, meta: AddMeta, createdAt: number, kind: EntryKind = {}): OutboxEntry<P> {
   return {
     clientId: payload.clientId,
     payload,
+    ...(kind.target ? { target: kind.target } : {}),
+    ...(kind.bilan ? { bilan: kind.bilan } : {}),
     createdAt,
     ownerId: meta.ownerId,
     ownerName: meta.ownerName,
@@ -141,9 +161,9 @@ export class Outbox<P extends { clientId: string }> {
     this.onSent = options.onSent;
   }
 
-  /** Queues a new submission; it is due at once. */
-  async add(payload: P, meta: AddMeta): Promise<OutboxEntry<P>> {
-    const entry = newOutboxEntry(payload, meta, this.now());
+  /** Queues a new submission (to `kind.target`, else the intervention add); it is due at once. */
+  async add(payload: P, meta: AddMeta, kind: EntryKind = {}): Promise<OutboxEntry<P>> {
+    const entry = newOutboxEntry(payload, meta, this.now(), kind);
     // add, not put: a clientId is never reused for another entry.
     await this.table.add(entry as OutboxEntry);
     return entry;
@@ -236,7 +256,7 @@ export class Outbox<P extends { clientId: string }> {
         const now = this.now();
         return mine.find((e) => !tried.has(e.clientId) && isWaiting(e, includeAuth) && (ignoreBackoff || e.state === 'auth' || e.nextAttemptAt <= now) && !blockerOf(e, all)) ?? null;
       },
-      send: (entry) => this.send(entry.payload),
+      send: (entry) => this.send(entry.payload, entry),
       update: (clientId, changes) => this.table.update(clientId, changes as Partial<OutboxEntry>),
       stored: async (entry, body) => {
         try {

@@ -7,7 +7,7 @@ export const PERSIST_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 
 /** Queries that are the same for everybody: kept when another person logs in. */
 const SHARED_ROOTS = [['reference']];
-/** One person's field data: the board, its filter, the history, their sites and site sheets, the day's route. */
+/** One person's field data: the board, its filter, the history, their sites and site sheets, the day's route, their sites' permanences. */
 const PERSONAL_ROOTS = [
   ['requests', 'pending'],
   ['map', 'tournee'],
@@ -15,6 +15,7 @@ const PERSONAL_ROOTS = [
   ['requests', 'history'],
   ['sites', 'active'],
   ['interventions', 'siteInfos'],
+  ['permanences', 'site'],
 ];
 
 /** Every root of the kept queries, for query defaults (lib/query-client.ts). */

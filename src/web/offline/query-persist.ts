@@ -10,8 +10,9 @@
 //   localStorage 'compost.queryCache.owner'   the account those queries were loaded for.
 //
 // Only what the field needs is kept: the requests board (each page and filter loaded), its site
-// filter, the history pages loaded, the site choice, the site sheets' site infos and the
-// reference lists. Nothing of the administration screens (users, roles, sites lists...).
+// filter, the history pages loaded, the site choice, the site sheets' site infos, the
+// permanences of the sites opened (to record a tally at the bin) and the reference lists.
+// Nothing of the administration screens (users, roles, sites lists...).
 // Everything of one person goes when they log out or someone else logs in on the phone.
 //
 // Why IndexedDB and not localStorage: the async persister is the one whose version matches

@@ -1,13 +1,17 @@
-// Turns the answer of POST /api/admin/intervention/add, or of a photo's upload, into an outbox
-// decision. The HTTP call itself is injected: the app passes quietApi or fetch (a 401 must not
+// Turns the answer of POST /api/admin/intervention/add (or of another entry's target, a tally's
+// PUT), or of a photo's upload, into an outbox decision. The HTTP call itself is injected: the app passes quietApi or fetch (a 401 must not
 // log out and lose the context), the benchmark passes fetch with a cookie.
 import type { FieldError } from '../../shared/errors';
+import type { OutboxTarget } from './db';
 import { SERVER_ERROR_MESSAGE, SERVER_UNAVAILABLE_MESSAGE, type SendResult, type Sender } from './outbox';
 
 export const GENERIC_REFUSAL = 'Une erreur est survenue';
 
-/** Posts the JSON body and resolves with the raw response; rejects only when nothing came back. */
-export type PostJson = (body: unknown) => Promise<Response>;
+/**
+ * Sends the JSON body (to `target`, else the intervention add) and resolves with the raw
+ * response; rejects only when nothing came back.
+ */
+export type PostJson = (body: unknown, target?: OutboxTarget) => Promise<Response>;
 
 async function readBody(response: Response): Promise<{ errors?: FieldError[]; message?: string }> {
   try {
@@ -45,5 +49,5 @@ export async function interpretResponse(response: Response): Promise<SendResult>
 
 /** A Sender over any POST function; a thrown error (no answer) means "retry later". */
 export function httpSender<P>(post: PostJson): Sender<P> {
-  return async (payload) => interpretResponse(await post(payload));
+  return async (payload, entry) => interpretResponse(await post(payload, entry?.target));
 }

@@ -8,7 +8,7 @@ import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/client.js';
 import { ACTION, PENDING_STATUTS, SITE_STATUT, TYPE_BAC } from '../../../shared/domain.js';
 import { ilikeUnaccent, pageOf } from '../../db/list.js';
-import { ALERT_KINDS, ALERT_LABELS, DUE_SOON_DAYS, REQUEST_ALERT_KINDS, type AlertKind, type AlertListQuery, type AlertSettings } from '../../../shared/schemas/alerts.js';
+import { ALERT_KINDS, ALERT_LABELS, DUE_SOON_DAYS, REQUEST_ALERT_KINDS, type AlertKind, type AlertListQuery, type AlertSettings, type AlertSettingsInput } from '../../../shared/schemas/alerts.js';
 
 /** Advisory lock of the alerts job: one run at a time across every process on the database. */
 export const ALERTS_LOCK = 99111110;
@@ -151,11 +151,12 @@ export function createAlertsRepository(db: Db) {
         pourcentageApport: r.pourcentage_apport,
         limiteHebdoKg: r.limite_hebdo_kg,
         densiteKgParLitre: Number(r.densite_kg_par_litre),
+        kgParSeau: Number(r.kg_par_seau),
         createdAt: new Date(r.created_at),
       };
     },
 
-    async saveSettings(s: AlertSettings, accountId: number, now: Date) {
+    async saveSettings(s: AlertSettingsInput, accountId: number, now: Date) {
       await db
         .updateTable('alerte_seuils')
         .set({
@@ -166,6 +167,7 @@ export function createAlertsRepository(db: Db) {
           pourcentage_apport: s.pourcentageApport,
           limite_hebdo_kg: s.limiteHebdoKg,
           densite_kg_par_litre: s.densiteKgParLitre,
+          ...(s.kgParSeau === undefined ? {} : { kg_par_seau: s.kgParSeau }),
           updated_at: now,
           updated_by: accountId,
         })

@@ -27,7 +27,9 @@ import {
   type AlertListQuery,
   type AlertPreferences,
   type AlertSettings,
+  type AlertSettingsInput,
 } from '../../../shared/schemas/alerts.js';
+import { permanenceAlertCauses, sendPermanenceReminders } from '../permanences/public.js';
 import { createAlertsRepository, type AlertScope, type AlertsRepository, type NewAlert } from './alerts.repository.js';
 import { digestMail, DIGEST_MAX_LINES } from './alerts.mails.js';
 import { UNSUBSCRIBE_PATH, unsubscribeAccount, unsubscribeToken } from './alerts.unsubscribe.js';
@@ -81,8 +83,8 @@ export function receivableKinds(roles: readonly string[]): AlertKind[] {
 
 const cellText = (numero: number, typeBac?: string) => `la cellule n°${numero}${typeBac ? ` (${typeBac})` : ''}`;
 
-/** Every current cause of every kind, with the message of an alert that would open for it. */
-async function currentCauses(repo: AlertsRepository, s: AlertSettings, now: Date): Promise<Map<AlertKind, NewAlert[]>> {
+/** Every current cause of every kind, with the message of an alert that would open for it; `tx` is the job's transaction. */
+async function currentCauses(tx: Db, repo: AlertsRepository, s: AlertSettings, now: Date): Promise<Map<AlertKind, NewAlert[]>> {
   const causes = new Map<AlertKind, NewAlert[]>(ALERT_KINDS.map((k) => [k, []]));
   const add = (a: NewAlert) => causes.get(a.kind)!.push(a);
 
@@ -162,6 +164,10 @@ async function currentCauses(repo: AlertsRepository, s: AlertSettings, now: Date
       message: `${site.nb} signalements reçus de la page publique en ${REPORTS_WINDOW_DAYS} jours (seuil : ${REPORTS_ALERT_MIN})`,
     });
   }
+  // An opening due by the day after tomorrow that nobody holds yet: the site's referents can still sign up.
+  for (const p of await permanenceAlertCauses(tx, now)) {
+    add({ kind: 'permanence_sans_ouvreur', objetId: p.objetId, siteId: p.siteId, cellId: null, demandeId: null, message: p.message });
+  }
   return causes;
 }
 
@@ -238,7 +244,7 @@ export function createAlertsJob(deps: AlertsJobDeps) {
       const runId = await r.startRun(opts.trigger, now);
       let ouvertes = 0;
       let fermees = 0;
-      for (const [kind, causes] of await currentCauses(r, settings, now)) {
+      for (const [kind, causes] of await currentCauses(tx, r, settings, now)) {
         fermees += await r.closeExcept(
           kind,
           causes.map((c) => c.objetId),
@@ -256,10 +262,12 @@ export function createAlertsJob(deps: AlertsJobDeps) {
     });
     if (computed.status !== 'done') return { status: computed.status, ouvertes: 0, fermees: 0, mails: 0 };
     const computedAt = performance.now();
-    const mails = await sendDigests(now);
+    // The openers' reminders of the day before leave with the day's run, counted among its e-mails.
+    const reminders = await sendPermanenceReminders(deps, now);
+    const mails = reminders + (await sendDigests(now));
     await repo.updateRun(computed.runId, { mails, finishedAt: new Date() });
     const ms = { computeMs: Math.round(computedAt - started), digestMs: Math.round(performance.now() - computedAt) };
-    deps.log?.info({ trigger: opts.trigger, ouvertes: computed.ouvertes, fermees: computed.fermees, mails, ...ms }, 'Alertes calculées');
+    deps.log?.info({ trigger: opts.trigger, ouvertes: computed.ouvertes, fermees: computed.fermees, mails, rappels: reminders, ...ms }, 'Alertes calculées');
     return { status: 'done', ouvertes: computed.ouvertes, fermees: computed.fermees, mails };
   }
 
@@ -306,7 +314,7 @@ export function createAlertsService(db: Db) {
       return settings;
     },
 
-    async saveSettings(user: CurrentUser, s: AlertSettings, now: Date) {
+    async saveSettings(user: CurrentUser, s: AlertSettingsInput, now: Date) {
       await repo.saveSettings(s, user.id, now);
       return { status: 'success' as const, message: ALERT_MESSAGES.settingsSaved, settings: await this.settings() };
     },

@@ -328,6 +328,51 @@ describe.each(TEST_DRIVERS)('site follow-up alerts (%s)', (driver) => {
     });
   });
 
+  describe('permanences', () => {
+    it('opens an opening due by the day after tomorrow (Paris) that nobody holds for its site, closes it when someone signs up, and sends the openers of tomorrow their reminder', async () => {
+      const site = await quietSite({ referents: [referent.id] });
+      // T0 is Friday 15 March 2030, 06:30 in Paris (UTC+1).
+      const permanence = async (debut: string, fin: string, annulee = false) =>
+        (
+          await ctx.db
+            .insertInto('permanence')
+            .values({ site_id: site.id, debut: new Date(debut), fin: new Date(fin), ...(annulee ? { annulee_le: T0, motif_annulation: 'Pluie' } : {}) })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        ).id;
+      const sunday = await permanence('2030-03-17T16:00:00Z', '2030-03-17T18:00:00Z');
+      await permanence('2030-03-18T09:00:00Z', '2030-03-18T11:00:00Z');
+      await permanence('2030-03-16T09:00:00Z', '2030-03-16T11:00:00Z', true);
+      const saturday = await permanence('2030-03-16T14:00:00Z', '2030-03-16T16:00:00Z');
+      await ctx.db.insertInto('permanence_ouvreur').values({ permanence_id: saturday, account_id: referent.id }).execute();
+      try {
+        const before = ctx.mailer.sent.length;
+        const first = await run();
+        const rows = (await ofSite(site.id, referent)).filter((r) => r.kind === 'permanence_sans_ouvreur');
+        expect(rows.map((r) => [r.libelle, r.message, r.lien])).toEqual([
+          ['Permanence sans ouvreur', 'Permanence du 17/03/2030 17:00 sans ouvreur : personne ne s’est encore inscrit pour la tenir', `/admin/fiche/site/${site.id}`],
+        ]);
+        expect((await ofSite(site.id, otherReferent)).length).toBe(0);
+        const sent = ctx.mailer.sent.slice(before);
+        const reminders = sent.filter((m) => m.subject.includes('Rappel : permanence demain'));
+        expect(reminders.map((m) => [m.to, m.attachments?.[0]?.filename])).toEqual([[referent.email, 'permanence.ics']]);
+        expect(reminders[0].text).toContain('samedi 16 mars 2030, de 15:00 à 17:00');
+        expect(first.mails).toBe(sent.length);
+        const digest = sent.find((m) => m.to === referent.email && m !== reminders[0]);
+        expect(digest?.text).toContain('Permanence sans ouvreur : Permanence du 17/03/2030 17:00 sans ouvreur');
+
+        await ctx.db.insertInto('permanence_ouvreur').values({ permanence_id: sunday, account_id: referent.id }).execute();
+        const second = await run();
+        expect(second.fermees).toBeGreaterThanOrEqual(1);
+        expect((await ofSite(site.id, referent)).filter((r) => r.kind === 'permanence_sans_ouvreur')).toEqual([]);
+        // Reminded once: the second run sends the Saturday's opener nothing.
+        expect(ctx.mailer.sent.slice(before + sent.length).filter((m) => m.subject.includes('Rappel'))).toEqual([]);
+      } finally {
+        await ctx.db.deleteFrom('permanence').where('site_id', '=', site.id).execute();
+      }
+    });
+  });
+
   describe('who sees what', () => {
     it('lists every alert to an administrator, requests to a provider, their own sites to a referent, and refuses the other roles', async () => {
       const mine = await quietSite({ referents: [referent.id] });
@@ -397,6 +442,7 @@ describe.each(TEST_DRIVERS)('site follow-up alerts (%s)', (driver) => {
         pourcentageApport: 80,
         limiteHebdoKg: 1000,
         densiteKgParLitre: 0.5,
+        kgParSeau: 2,
       });
       const bad = await call('PUT', '/api/admin/alerte/settings', admin.cookie, {
         temperatureMin: 50,
@@ -419,6 +465,18 @@ describe.each(TEST_DRIVERS)('site follow-up alerts (%s)', (driver) => {
         ]),
       );
       expect(bad.json().errors).toHaveLength(6);
+      const kg = await call('PUT', '/api/admin/alerte/settings', admin.cookie, { ...(res.json() as object), kgParSeau: 0 });
+      expect(kg.json().errors).toEqual([{ key: 'kgParSeau', error: 'Un poids supérieur à 0 et d’au plus 50 kg, avec deux décimales au plus' }]);
+      for (const kgParSeau of [50.5, 1.125, '2']) {
+        expect((await call('PUT', '/api/admin/alerte/settings', admin.cookie, { ...(res.json() as object), kgParSeau })).json().errors).toEqual(kg.json().errors);
+      }
+      const withKg = await call('PUT', '/api/admin/alerte/settings', admin.cookie, { ...(res.json() as object), kgParSeau: 2.75 });
+      expect(withKg.json().settings.kgParSeau).toBe(2.75);
+      // A form of before the setting leaves it as it is.
+      const { kgParSeau: _kg, ...withoutKg } = res.json() as Record<string, number>;
+      expect((await call('PUT', '/api/admin/alerte/settings', admin.cookie, withoutKg)).json().settings.kgParSeau).toBe(2.75);
+      await call('PUT', '/api/admin/alerte/settings', admin.cookie, res.json());
+      expect((await call('GET', '/api/admin/alerte/settings', admin.cookie)).json().kgParSeau).toBe(2);
       const equal = await call('PUT', '/api/admin/alerte/settings', admin.cookie, { ...(res.json() as object), temperatureMin: 70, densiteKgParLitre: 1.005 });
       expect(equal.json().errors).toEqual([{ key: 'temperatureMin', error: 'La température minimale doit être inférieure à la température maximale' }]);
       const precise = await call('PUT', '/api/admin/alerte/settings', admin.cookie, { ...(res.json() as object), temperatureMax: 65.55 });
@@ -659,7 +717,7 @@ describe.each(TEST_DRIVERS)('site follow-up alerts (%s)', (driver) => {
       const done = await ctx.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
       expect(done.statusCode, done.body).toBe(200);
       expect(done.body).toContain('Vous ne recevrez plus le résumé quotidien des alertes par e-mail.');
-      const all = ['request_overdue', 'request_due_soon', 'no_reading', 'temperature_high', 'temperature_low', 'site_idle', 'intake_high', 'public_reports'];
+      const all = ['request_overdue', 'request_due_soon', 'no_reading', 'temperature_high', 'temperature_low', 'site_idle', 'intake_high', 'public_reports', 'permanence_sans_ouvreur'];
       expect(await prefs()).toEqual({ recues: all, desactivees: all });
       // Again (a provider retrying): still 200.
       expect((await ctx.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' })).statusCode).toBe(200);

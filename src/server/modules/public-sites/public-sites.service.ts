@@ -1,6 +1,7 @@
 // Rules of the public side of the sites.
 // - The public page says nothing about a person: the site's own public texts, dates and levels
-//   of the latest interventions, and the programme's contact line.
+//   of the latest interventions, its next openings (times, title, cancelled or not: neither
+//   opener nor message), and the programme's contact line.
 // - Reports: the sender comes first, at most 5 an hour from one client address (an IPv6 line
 //   counts as its /64), counted in the database (every server process shares them); an attempt
 //   refused for another reason (unknown site, a failure) is given back. A site is never closed
@@ -32,6 +33,7 @@ import {
 import type { SignalementCategorie } from '../../db/schema-public-sites.js';
 import { createPublicSitesRepository, type PublicSitesRepository } from './public-sites.repository.js';
 import { reportHandledMail, type ReportHandledMail } from './public-sites.mails.js';
+import { nextPublicPermanences } from '../permanences/public.js';
 
 const HOUR = 3600_000;
 
@@ -161,6 +163,7 @@ export function createPublicSitesService(deps: AppDeps & { now?: () => number },
         categories: SIGNALEMENT_CATEGORIES.map((c) => ({ value: c.value, libelle: c.libelle })),
         texteMin: SIGNALEMENT_TEXTE_MIN,
         texteMax: SIGNALEMENT_TEXTE_MAX,
+        permanences: await nextPublicPermanences(deps.db, site.id, new Date(deps.now?.() ?? Date.now())),
       };
     },
 

@@ -143,6 +143,7 @@ describe.each(TEST_DRIVERS)('public site page and reports (%s)', (driver) => {
           'niveauApport',
           'nom',
           'numero',
+          'permanences',
           'texteMax',
           'texteMin',
           'typeSite',

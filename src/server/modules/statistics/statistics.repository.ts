@@ -3,6 +3,9 @@
 // per-intervenant summary for a provider, the per-site detail when a site is chosen; each
 // answers a year from a few hundred to a few thousand rows. Temperatures are single
 // readings of one site and come from the log through its (site_id, date) index.
+// The households and the permanences' kilos are read from their own tables (migration 031):
+// a programme has a few thousand households and a few permanences a week, so a plain query
+// answers a year without a summary.
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/client.js';
 import { SITE_STATUT, TYPE_PRESTATAIRE } from '../../../shared/domain.js';
@@ -31,6 +34,8 @@ const LITRES = sql`s.type_action_id IN (SELECT id FROM type_action WHERE value_k
 
 const yearStart = (annee: number) => sql`make_date(${annee}::int, 1, 1)`;
 const yearEnd = (annee: number) => sql`make_date(${annee + 1}::int, 1, 1)`;
+const parisYearStart = (annee: number) => sql`make_timestamptz(${annee}::int, 1, 1, 0, 0, 0, 'Europe/Paris')`;
+const parisYearEnd = (annee: number) => sql`make_timestamptz(${annee + 1}::int, 1, 1, 0, 0, 0, 'Europe/Paris')`;
 
 export function createStatisticsRepository(db: Db) {
   return {
@@ -49,6 +54,54 @@ export function createStatisticsRepository(db: Db) {
          GROUP BY 1`.execute(db);
       const byMonth = new Map(rows.rows.map((r) => [r.m, r]));
       return MOIS_NOMS.map((mois_nom, i) => ({ mois_nom, nb: byMonth.get(i + 1)?.nb ?? 0, quantite: byMonth.get(i + 1)?.quantite ?? 0 }));
+    },
+
+    /**
+     * Households taking part at the end of each Paris month of the year: confirmed before the
+     * month ended and still there (a confirmed household, or one that left after the month's
+     * end), with the people in them. A month that has not begun at `now` is 0: nobody can say yet.
+     */
+    async households(q: { annee: number; site?: number }, now: Date) {
+      const rows = await sql<{ m: number; nb: number; personnes: number }>`
+        WITH months AS (
+          SELECT g AS m,
+                 make_date(${q.annee}::int, g, 1)::timestamp AT TIME ZONE 'Europe/Paris' AS debut,
+                 (make_date(${q.annee}::int, g, 1) + interval '1 month')::timestamp AT TIME ZONE 'Europe/Paris' AS fin
+            FROM generate_series(1, 12) g),
+        present AS (
+          SELECT f.traite_le AS depuis, NULL::timestamptz AS parti, f.personnes FROM foyer f
+           WHERE f.statut = 'confirme' ${q.site === undefined ? sql`` : sql`AND f.site_id = ${q.site}`}
+          UNION ALL
+          SELECT d.confirme_le, d.parti_le, d.personnes FROM foyer_depart d
+           WHERE true ${q.site === undefined ? sql`` : sql`AND d.site_id = ${q.site}`})
+        SELECT mo.m, count(p.depuis)::int AS nb, coalesce(sum(p.personnes), 0)::int AS personnes
+          FROM months mo LEFT JOIN present p ON p.depuis < mo.fin AND (p.parti IS NULL OR p.parti >= mo.fin)
+         WHERE mo.debut <= ${now}
+         GROUP BY mo.m`.execute(db);
+      const byMonth = new Map(rows.rows.map((r) => [r.m, r]));
+      return MOIS_NOMS.map((mois_nom, i) => ({ mois_nom, nb: byMonth.get(i + 1)?.nb ?? 0, personnes: byMonth.get(i + 1)?.personnes ?? 0 }));
+    },
+
+    /**
+     * Kilos of the tallies of the permanences held (not cancelled) whose start falls in each Paris
+     * month, the estimated part of them (buckets x kilos per bucket), and how many tallies.
+     */
+    async kilos(q: { annee: number; site?: number }) {
+      const rows = await sql<{ m: number; kg: number; kgEstimes: number; permanences: number }>`
+        SELECT extract(month FROM p.debut AT TIME ZONE 'Europe/Paris')::int AS m,
+               sum(p.bilan_kg)::float8 AS kg,
+               coalesce(sum(p.bilan_kg) FILTER (WHERE p.bilan_kg_estime), 0)::float8 AS "kgEstimes",
+               count(*)::int AS permanences
+          FROM permanence p
+         WHERE p.debut >= ${parisYearStart(q.annee)} AND p.debut < ${parisYearEnd(q.annee)}
+           AND p.annulee_le IS NULL AND p.bilan_le IS NOT NULL
+           ${q.site === undefined ? sql`` : sql`AND p.site_id = ${q.site}`}
+         GROUP BY 1`.execute(db);
+      const byMonth = new Map(rows.rows.map((r) => [r.m, r]));
+      return MOIS_NOMS.map((mois_nom, i) => {
+        const r = byMonth.get(i + 1);
+        return { mois_nom, kg: r?.kg ?? 0, kgEstimes: r?.kgEstimes ?? 0, permanences: r?.permanences ?? 0 };
+      });
     },
 
     /** Every temperature reading of the site in the Paris year, oldest first. */

@@ -10,6 +10,8 @@ import { ValidationError } from '../../errors.js';
 import {
   EXPORT_KINDS,
   exportQuerySchema,
+  foyersMoisRowSchema,
+  kgMoisRowSchema,
   MOIS_NOMS,
   prestataireSchema,
   STATS_MESSAGES,
@@ -17,6 +19,7 @@ import {
   statsMoisRowSchema,
   statsQuerySchema,
   temperatureRowSchema,
+  type StatsQuery,
   type ExportKind,
 } from '../../../shared/schemas/statistics.js';
 import { createStatisticsRepository, type SiteExportRow } from './statistics.repository.js';
@@ -45,6 +48,18 @@ export default async function statisticsRoutes(fastify: FastifyInstance, deps: A
     app.get(`/admin/${series}/get/by/mois`, monthly, (request) => repo.monthly(series, request.query));
   }
   app.get('/admin/intervention/get/all/by/mois', monthly, (request) => repo.monthly('all', request.query));
+
+  // Households and kilos are nobody's work: a provider filter would silently be ignored, so it is refused.
+  const withoutProvider = (q: StatsQuery) => {
+    if (q.prestataire !== undefined) throw new ValidationError([{ key: 'prestataire', error: STATS_MESSAGES.prestataireNonApplicable }]);
+    return { annee: q.annee, ...(q.site === undefined ? {} : { site: q.site }) };
+  };
+  app.get('/admin/foyers/get/by/mois', { onRequest: guard, schema: { querystring: statsQuerySchema, response: { 200: z.array(foyersMoisRowSchema) } } }, async (request) =>
+    repo.households(withoutProvider(request.query), new Date()),
+  );
+  app.get('/admin/kgDetournes/get/by/mois', { onRequest: guard, schema: { querystring: statsQuerySchema, response: { 200: z.array(kgMoisRowSchema) } } }, async (request) =>
+    repo.kilos(withoutProvider(request.query)),
+  );
 
   app.get(
     '/admin/temperature/get/by/mois',

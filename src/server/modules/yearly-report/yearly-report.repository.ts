@@ -1,7 +1,8 @@
 // SQL of the yearly report. Counts and litres come from the monthly summaries the statistics
 // dashboard reads (migrations 009 and 012), with the same series and litre rules, so that both
 // screens agree; temperature readings, requests and public reports come from their tables, a
-// Paris year at a time, through their date indexes. Every per-site figure is computed for all sites in one
+// Paris year at a time, through their date indexes; households and permanences from their own
+// tables (migration 031), with the same rules as the statistics' monthly series. Every per-site figure is computed for all sites in one
 // grouped query, never one query per site.
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/client.js';
@@ -37,6 +38,17 @@ export interface RequestTotals {
   enAttente: number;
   enRetard: number;
   delaiMedianJours: number | null;
+}
+
+export interface PeopleTotals {
+  /** null: every site of the selection together. */
+  siteId: number | null;
+  foyers: number;
+  personnes: number;
+  permanences: number;
+  permanencesAnnulees: number;
+  kgDetournes: number;
+  kgEstimes: number;
 }
 
 export interface ReportSiteRow {
@@ -89,15 +101,19 @@ export function createYearlyReportRepository(db: Db) {
       return db.selectFrom('site').select(['id', 'code', 'nom']).where('id', '=', id).executeTakeFirst();
     },
 
-    /** The sites of the report: active in the year, or with an intervention in it; by code. */
-    async sites(annee: number, site?: number): Promise<ReportSiteRow[]> {
+    /**
+     * The sites of the report: active in the year, with an intervention in it, or among `extra`
+     * (those with households or permanences, so the programme's totals are the sum of the pages); by code.
+     */
+    async sites(annee: number, site?: number, extra: readonly number[] = []): Promise<ReportSiteRow[]> {
       const r = await sql<ReportSiteRow>`
         SELECT s.id, s.code, s.nom, s.ville, trim(coalesce(s.numero, '') || ' ' || s.adresse) AS adresse, s.date_implantation AS "dateImplantation",
                (${activeIn(annee)}) AS actif,
                (SELECT count(*)::int FROM site_referent sr JOIN account a ON a.id = sr.account_id AND a.actif WHERE sr.site_id = s.id) AS referents
           FROM site s
          WHERE ((${activeIn(annee)})
-                OR EXISTS (SELECT 1 FROM intervention_stats_site_mois m WHERE m.site_id = s.id AND m.mois >= ${monthStart(annee)} AND m.mois < ${monthEnd(annee)}))
+                OR EXISTS (SELECT 1 FROM intervention_stats_site_mois m WHERE m.site_id = s.id AND m.mois >= ${monthStart(annee)} AND m.mois < ${monthEnd(annee)})
+                OR s.id = ANY(CAST(${`{${extra.join(',')}}`} AS int[])))
                ${siteFilter(sql`s.id`, site)}
          ORDER BY s.code`.execute(db);
       return r.rows.map((x) => ({ ...x, dateImplantation: x.dateImplantation === null ? null : new Date(x.dateImplantation) }));
@@ -181,6 +197,47 @@ export function createYearlyReportRepository(db: Db) {
           FROM signalement_public r
          WHERE r.created_at >= ${parisStart(annee)} AND r.created_at < ${parisEnd(annee)} ${siteFilter(sql`r.site_id`, site)}
          GROUP BY GROUPING SETS ((r.site_id), ())`.execute(db);
+      return r.rows;
+    },
+
+    /**
+     * The people around the sites, per site and in all: households taking part at the end of the
+     * Paris year (confirmed before it ended and not gone by then; none for a year not begun at
+     * `now`) and the people in them; permanences held (not cancelled, started in the year and
+     * by `now`), those cancelled, and the kilos of the tallies of the held ones (the estimated part
+     * apart). Only sites with at least one of these figures have a row.
+     */
+    async people(annee: number, now: Date, site?: number): Promise<PeopleTotals[]> {
+      const r = await sql<PeopleTotals>`
+        WITH present AS (
+          SELECT f.site_id, f.personnes FROM foyer f
+           WHERE f.statut = 'confirme' AND f.traite_le < ${parisEnd(annee)} ${siteFilter(sql`f.site_id`, site)}
+          UNION ALL
+          SELECT d.site_id, d.personnes FROM foyer_depart d
+           WHERE d.confirme_le < ${parisEnd(annee)} AND d.parti_le >= ${parisEnd(annee)} ${siteFilter(sql`d.site_id`, site)}),
+        households AS (
+          SELECT site_id, count(*)::int AS foyers, sum(personnes)::int AS personnes FROM present
+           WHERE ${parisStart(annee)} <= ${now} GROUP BY site_id),
+        openings AS (
+          SELECT p.site_id,
+                 count(*) FILTER (WHERE p.annulee_le IS NULL AND p.debut <= ${now})::int AS permanences,
+                 count(*) FILTER (WHERE p.annulee_le IS NOT NULL)::int AS "permanencesAnnulees",
+                 coalesce(sum(p.bilan_kg) FILTER (WHERE p.annulee_le IS NULL), 0) AS kg,
+                 coalesce(sum(p.bilan_kg) FILTER (WHERE p.annulee_le IS NULL AND p.bilan_kg_estime), 0) AS kg_estimes
+            FROM permanence p
+           WHERE p.debut >= ${parisStart(annee)} AND p.debut < ${parisEnd(annee)} ${siteFilter(sql`p.site_id`, site)}
+           GROUP BY p.site_id),
+        per_site AS (
+          SELECT coalesce(h.site_id, o.site_id) AS site_id, coalesce(h.foyers, 0) AS foyers, coalesce(h.personnes, 0) AS personnes,
+                 coalesce(o.permanences, 0) AS permanences, coalesce(o."permanencesAnnulees", 0) AS "permanencesAnnulees",
+                 coalesce(o.kg, 0) AS kg, coalesce(o.kg_estimes, 0) AS kg_estimes
+            FROM households h FULL JOIN openings o ON o.site_id = h.site_id)
+        SELECT CASE WHEN GROUPING(site_id) = 1 THEN NULL ELSE site_id END AS "siteId",
+               sum(foyers)::int AS foyers, sum(personnes)::int AS personnes,
+               sum(permanences)::int AS permanences, sum("permanencesAnnulees")::int AS "permanencesAnnulees",
+               sum(kg)::float8 AS "kgDetournes", sum(kg_estimes)::float8 AS "kgEstimes"
+          FROM per_site
+         GROUP BY GROUPING SETS ((site_id), ())`.execute(db);
       return r.rows;
     },
 

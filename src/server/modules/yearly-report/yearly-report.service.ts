@@ -6,7 +6,7 @@ import { NotFoundError } from '../../errors.js';
 import { STATS_SERIES, type StatsSeries } from '../../../shared/schemas/statistics.js';
 import { REPORT_LITRES, type ReportFigures, type ReportLitres, type ReportQuery, type ReportSite, type YearlyReport } from '../../../shared/schemas/yearly-report.js';
 import { createStatisticsRepository } from '../statistics/public.js';
-import { createYearlyReportRepository, type ActionTotal, type CatalogueAction, type RequestTotals, type TemperatureTotals } from './yearly-report.repository.js';
+import { createYearlyReportRepository, type ActionTotal, type CatalogueAction, type PeopleTotals, type RequestTotals, type TemperatureTotals } from './yearly-report.repository.js';
 
 export const REPORT_MESSAGES = { siteNotFound: 'Site introuvable' } as const;
 
@@ -46,6 +46,20 @@ function requestFigures(r: RequestTotals | undefined): ReportFigures['demandes']
   };
 }
 
+/** Kilos keep the tallies' two decimals; sums of floats are rounded back to them. */
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+function peopleFigures(p: PeopleTotals | undefined) {
+  return {
+    foyers: p?.foyers ?? 0,
+    personnes: p?.personnes ?? 0,
+    permanences: p?.permanences ?? 0,
+    permanencesAnnulees: p?.permanencesAnnulees ?? 0,
+    kgDetournes: round2(p?.kgDetournes ?? 0),
+    kgEstimes: round2(p?.kgEstimes ?? 0),
+  };
+}
+
 function temperatureFigures(t: TemperatureTotals | undefined): ReportFigures['temperatures'] {
   return { releves: t?.releves ?? 0, auDessus: t?.auDessus ?? 0, auDessous: t?.auDessous ?? 0 };
 }
@@ -61,8 +75,11 @@ export function createYearlyReportService(db: Db) {
       if (site !== undefined && !chosen) throw new NotFoundError(REPORT_MESSAGES.siteNotFound);
       const thresholds = await repo.thresholds();
       const catalogue = new Map((await repo.catalogue()).map((a) => [a.id, a]));
+      const people = await repo.people(annee, now, site);
+      const peopleBySite = new Map(people.map((p) => [p.siteId, p]));
+      const withPeople = people.flatMap((p) => (p.siteId !== null ? [p.siteId] : []));
       const [sites, actionTotals, monthTotals, temperatures, requests, reports] = [
-        await repo.sites(annee, site),
+        await repo.sites(annee, site, withPeople),
         await repo.actionTotals(annee, site),
         await repo.monthTotals(annee, site),
         await repo.temperatures(annee, thresholds.min, thresholds.max, site),
@@ -88,7 +105,8 @@ export function createYearlyReportService(db: Db) {
         parAction: fromActions(ensembleActions, catalogue).parAction,
         litres,
         litresParMois,
-        kgDetournes: round1(litres.transfert * thresholds.densite),
+        kgTransferes: round1(litres.transfert * thresholds.densite),
+        ...peopleFigures(peopleBySite.get(null)),
         temperatures: temperatureFigures(tempBySite.get(null)),
         demandes: requestFigures(requestsBySite.get(null)),
         sitesActifs: counts ? counts.actifs : sites.filter((s) => s.actif).length,
@@ -122,7 +140,8 @@ export function createYearlyReportService(db: Db) {
             interventionsParMois: months,
             parAction,
             litres: siteLitres,
-            kgDetournes: round1(siteLitres.transfert * thresholds.densite),
+            kgTransferes: round1(siteLitres.transfert * thresholds.densite),
+            ...peopleFigures(peopleBySite.get(s.id)),
             temperatures: temperatureFigures(tempBySite.get(s.id)),
             demandes: requestFigures(requestsBySite.get(s.id)),
             sitesActifs: s.actif ? 1 : 0,

@@ -1,12 +1,13 @@
 // The yearly report through the API: figures computed by hand for a small programme (public
-// reports included), the same
-// figures as the statistics routes for the same year and site, the CSV, and who may read it.
+// reports, households and permanences included), the same figures as the statistics routes for
+// the same year and site, a recount in plain SQL, the CSV, and who may read it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { TEST_DRIVERS, createAccount, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
 import { createEquippedSite } from '../field-entry/test-factories.js';
 import { STATS_SERIES } from '../../../shared/schemas/statistics.js';
 import { REPORT_LITRES, type YearlyReport } from '../../../shared/schemas/yearly-report.js';
+import { createYearlyReportService } from './yearly-report.service.js';
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;
 type Logged = Awaited<ReturnType<typeof loggedAs>>;
@@ -17,6 +18,7 @@ describe.each(TEST_DRIVERS)('yearly report (%s)', (driver) => {
   let siteAdmin: Logged;
   let a: Awaited<ReturnType<typeof createEquippedSite>>;
   let b: Awaited<ReturnType<typeof createEquippedSite>>;
+  let requested: Awaited<ReturnType<typeof createEquippedSite>>;
 
   const get = (url: string, cookie = admin.cookie) => ctx.app.inject({ method: 'GET', url, headers: { cookie } });
   const report = async (query: string) => {
@@ -42,6 +44,25 @@ describe.each(TEST_DRIVERS)('yearly report (%s)', (driver) => {
       .execute();
   }
 
+  async function foyer(site: { id: number }, statut: 'en_attente' | 'confirme' | 'refuse', traite: string | null, personnes: number) {
+    await ctx.db.insertInto('foyer').values({ site_id: site.id, personnes, bioseau: true, statut, traite_le: traite === null ? null : new Date(traite) }).execute();
+  }
+
+  async function permanence(site: { id: number }, debut: string, opts: { kg?: number; estime?: boolean; annulee?: boolean } = {}) {
+    const start = new Date(debut);
+    await ctx.db
+      .insertInto('permanence')
+      .values({
+        site_id: site.id,
+        debut: start,
+        fin: new Date(start.getTime() + 2 * 3600_000),
+        annulee_le: opts.annulee ? new Date(start.getTime() - 86400_000) : null,
+        motif_annulation: opts.annulee ? 'Travaux' : null,
+        ...(opts.kg === undefined ? {} : { bilan_foyers: 6, bilan_seaux: 3, bilan_kg: opts.kg, bilan_kg_estime: opts.estime ?? false, bilan_le: start }),
+      })
+      .execute();
+  }
+
   beforeAll(async () => {
     ctx = await createTestApp(driver);
     admin = await loggedAs(ctx, ['ROLE_ADMIN']);
@@ -51,7 +72,7 @@ describe.each(TEST_DRIVERS)('yearly report (%s)', (driver) => {
     const gone = await createAccount(ctx.db, { roles: ['ROLE_USER'], actif: false });
     a = await createEquippedSite(ctx.db, { referents: [ref1.id, ref2.id] });
     b = await createEquippedSite(ctx.db, { referents: [ref2.id, gone.id] });
-    const requested = await createEquippedSite(ctx.db, { statut: 2 });
+    requested = await createEquippedSite(ctx.db, { statut: 2 });
     const future = await createEquippedSite(ctx.db);
     for (const [site, date] of [
       [a, '2025-03-01T10:00:00Z'],
@@ -101,17 +122,42 @@ describe.each(TEST_DRIVERS)('yearly report (%s)', (driver) => {
     ] as const) {
       await sql`INSERT INTO signalement_public (site_id, categorie, texte, reponse_demandee, created_at) VALUES (${site.id}, 'autre', ${texte}, false, ${new Date(date)})`.execute(ctx.db);
     }
+
+    // Households at the end of 2026 (Paris midnight on 1 January 2027 is 23:00 UTC on 31 December).
+    await foyer(a, 'confirme', '2026-03-01T10:00:00Z', 2); // counts
+    await foyer(a, 'confirme', '2026-12-31T23:30:00Z', 5); // 1 January 2027 00:30: not yet
+    await foyer(a, 'en_attente', null, 3); // never
+    await foyer(b, 'confirme', '2025-06-01T10:00:00Z', 1); // counts
+    await foyer(b, 'refuse', '2026-04-01T10:00:00Z', 4); // never
+    await ctx.db
+      .insertInto('foyer_depart')
+      .values([
+        { site_id: a.id, personnes: 3, confirme_le: new Date('2026-02-01T10:00:00Z'), parti_le: new Date('2026-07-01T10:00:00Z') }, // left mid-year
+        { site_id: a.id, personnes: 4, confirme_le: new Date('2025-05-01T10:00:00Z'), parti_le: new Date('2026-12-31T23:30:00Z') }, // left in 2027: counts
+      ])
+      .execute();
+    // Permanences of the Paris year 2026.
+    await permanence(a, '2025-12-31T23:00:00Z', { kg: 3 }); // midnight on 1 January 2026: held
+    await permanence(a, '2026-04-04T08:00:00Z', { kg: 10 }); // held
+    await permanence(a, '2026-05-02T08:00:00Z', { kg: 6, estime: true }); // held, estimated
+    await permanence(a, '2026-05-09T08:00:00Z', { annulee: true }); // cancelled
+    await permanence(a, '2026-06-06T08:00:00Z'); // held, no tally
+    await permanence(a, '2025-12-20T09:00:00Z', { kg: 50 }); // another year
+    await permanence(b, '2026-10-25T01:30:00Z', { kg: 4.5, estime: true }); // 02:30 CET after the change to winter time: held
+    await permanence(b, '2026-07-01T08:00:00Z', { annulee: true }); // cancelled
+    await permanence(requested, '2026-09-05T08:00:00Z', { annulee: true }); // cancelled: lists the requested site
   }, 120_000);
   afterAll(() => ctx?.close());
 
   it('gives the programme and each active or busy site their figures of the Paris year', async () => {
     const r = await report('annee=2026');
     expect(r.site).toBeNull();
-    expect(r.sites.map((s) => s.id).sort()).toEqual([a.id, b.id].sort());
+    // The requested site is listed for its cancelled permanence only.
+    expect(r.sites.map((s) => s.id).sort()).toEqual([a.id, b.id, requested.id].sort());
     expect(r.ensemble).toMatchObject({
       interventions: 17,
       litres: { apportBroyat: 140, transfert: 500, viderBac: 50, tamisage: 80, distribution: 60 },
-      kgDetournes: 250,
+      kgTransferes: 250,
       temperatures: { releves: 4, auDessus: 1, auDessous: 1 },
       demandes: { creees: 4, realisees: 2, annulees: 1, enAttente: 1, enRetard: 2, delaiMedianJours: 7 },
       sitesActifs: 2,
@@ -126,7 +172,7 @@ describe.each(TEST_DRIVERS)('yearly report (%s)', (driver) => {
     expect(pageA.figures).toMatchObject({
       interventions: 14,
       litres: { apportBroyat: 100, transfert: 500, viderBac: 50, tamisage: 80, distribution: 60 },
-      kgDetournes: 250,
+      kgTransferes: 250,
       temperatures: { releves: 3, auDessus: 1, auDessous: 1 },
       demandes: { creees: 3, realisees: 2, annulees: 1, enAttente: 0, enRetard: 1, delaiMedianJours: 7 },
       sitesActifs: 1,
@@ -147,6 +193,82 @@ describe.each(TEST_DRIVERS)('yearly report (%s)', (driver) => {
     expect(pageA.figures.parAction[0].libelle).toBe('Température');
     const pageB = r.sites.find((s) => s.id === b.id)!;
     expect(pageB.figures).toMatchObject({ interventions: 3, referents: 1, signalements: 1, demandes: { creees: 1, enAttente: 1, enRetard: 1, delaiMedianJours: null } });
+  });
+
+  it('counts the households at the end of the Paris year, the permanences held and cancelled, and the kilos of their tallies', async () => {
+    const r = await report('annee=2026');
+    const people = (f: YearlyReport['ensemble'] | YearlyReport['sites'][number]['figures']) => ({
+      foyers: f.foyers,
+      personnes: f.personnes,
+      permanences: f.permanences,
+      permanencesAnnulees: f.permanencesAnnulees,
+      kgDetournes: f.kgDetournes,
+      kgEstimes: f.kgEstimes,
+    });
+    expect(people(r.ensemble)).toEqual({ foyers: 3, personnes: 7, permanences: 5, permanencesAnnulees: 3, kgDetournes: 23.5, kgEstimes: 10.5 });
+    const page = (id: number) => people(r.sites.find((s) => s.id === id)!.figures);
+    expect(page(a.id)).toEqual({ foyers: 2, personnes: 6, permanences: 4, permanencesAnnulees: 1, kgDetournes: 19, kgEstimes: 6 });
+    expect(page(b.id)).toEqual({ foyers: 1, personnes: 1, permanences: 1, permanencesAnnulees: 1, kgDetournes: 4.5, kgEstimes: 4.5 });
+    expect(page(requested.id)).toEqual({ foyers: 0, personnes: 0, permanences: 0, permanencesAnnulees: 1, kgDetournes: 0, kgEstimes: 0 });
+    // One site chosen: its own figures.
+    expect(people((await report(`annee=2026&site=${a.id}`)).ensemble)).toEqual(page(a.id));
+    // 2025: the households there at its end, its one permanence.
+    expect(people((await report('annee=2025')).ensemble)).toEqual({ foyers: 2, personnes: 5, permanences: 1, permanencesAnnulees: 0, kgDetournes: 50, kgEstimes: 0 });
+  });
+
+  it('counts a permanence as held once it has started, and no household in a year not begun', async () => {
+    const service = createYearlyReportService(ctx.db);
+    // On 5 May 2026, 1 January, 4 April and 2 May have been held; 6 June not yet.
+    const may = await service.report({ annee: 2026 }, new Date('2026-05-05T00:00:00Z'));
+    expect(may.ensemble).toMatchObject({ permanences: 3, permanencesAnnulees: 3, foyers: 3 });
+    expect(may.sites.find((s) => s.id === a.id)!.figures.permanences).toBe(3);
+    // 23:59 on 31 December 2025 in Paris: 2026 has not begun.
+    const before = await service.report({ annee: 2026 }, new Date('2025-12-31T22:59:00Z'));
+    expect(before.ensemble).toMatchObject({ permanences: 0, foyers: 0, personnes: 0 });
+  });
+
+  it('gives per site and in all the figures of a recount in plain SQL, and those of the statistics series', async () => {
+    const r = await report('annee=2026');
+    const inYear = sql`to_char(debut AT TIME ZONE 'Europe/Paris', 'YYYY') = '2026'`;
+    for (const site of [undefined, a.id, b.id, requested.id]) {
+      const where = site === undefined ? sql`true` : sql`site_id = ${site}`;
+      const recount = await sql<{ foyers: number; personnes: number; tenues: number; annulees: number; kg: string | number; estimes: string | number }>`
+        SELECT (SELECT count(*)::int FROM foyer WHERE ${where} AND statut = 'confirme' AND (traite_le AT TIME ZONE 'Europe/Paris') < '2027-01-01')
+             + (SELECT count(*)::int FROM foyer_depart WHERE ${where} AND (confirme_le AT TIME ZONE 'Europe/Paris') < '2027-01-01' AND (parti_le AT TIME ZONE 'Europe/Paris') >= '2027-01-01') AS foyers,
+               (SELECT coalesce(sum(personnes), 0)::int FROM foyer WHERE ${where} AND statut = 'confirme' AND (traite_le AT TIME ZONE 'Europe/Paris') < '2027-01-01')
+             + (SELECT coalesce(sum(personnes), 0)::int FROM foyer_depart WHERE ${where} AND (confirme_le AT TIME ZONE 'Europe/Paris') < '2027-01-01' AND (parti_le AT TIME ZONE 'Europe/Paris') >= '2027-01-01') AS personnes,
+               (SELECT count(*)::int FROM permanence WHERE ${where} AND ${inYear} AND annulee_le IS NULL AND debut <= now()) AS tenues,
+               (SELECT count(*)::int FROM permanence WHERE ${where} AND ${inYear} AND annulee_le IS NOT NULL) AS annulees,
+               (SELECT coalesce(sum(bilan_kg), 0) FROM permanence WHERE ${where} AND ${inYear} AND annulee_le IS NULL) AS kg,
+               (SELECT coalesce(sum(bilan_kg), 0) FROM permanence WHERE ${where} AND ${inYear} AND annulee_le IS NULL AND bilan_kg_estime) AS estimes`.execute(ctx.db);
+      const want = recount.rows[0];
+      const f = site === undefined ? r.ensemble : r.sites.find((s) => s.id === site)!.figures;
+      expect({ foyers: f.foyers, personnes: f.personnes, permanences: f.permanences, permanencesAnnulees: f.permanencesAnnulees, kgDetournes: f.kgDetournes, kgEstimes: f.kgEstimes }, String(site)).toEqual({
+        foyers: want.foyers,
+        personnes: want.personnes,
+        permanences: want.tenues,
+        permanencesAnnulees: want.annulees,
+        kgDetournes: Number(want.kg),
+        kgEstimes: Number(want.estimes),
+      });
+      // The statistics series of the same year and site: December's households, the year's kilos.
+      const query = `annee=2026${site === undefined ? '' : `&site=${site}`}`;
+      const kilos = (await get(`/api/admin/kgDetournes/get/by/mois?${query}`)).json() as { kg: number; kgEstimes: number }[];
+      expect(f.kgDetournes).toBeCloseTo(kilos.reduce((x, m) => x + m.kg, 0), 6);
+      expect(f.kgEstimes).toBeCloseTo(kilos.reduce((x, m) => x + m.kgEstimes, 0), 6);
+      const households = (await get(`/api/admin/foyers/get/by/mois?${query}`)).json() as { nb: number; personnes: number }[];
+      const lastBegun = households[Number(new Intl.DateTimeFormat('en', { timeZone: 'Europe/Paris', month: 'numeric' }).format(new Date())) - 1];
+      if (Number(new Intl.DateTimeFormat('en', { timeZone: 'Europe/Paris', year: 'numeric' }).format(new Date())) > 2026) {
+        expect(households[11]).toEqual({ mois_nom: 'décembre', nb: f.foyers, personnes: f.personnes });
+      } else {
+        // 2026 is still running: this month's end is the latest one the series gives.
+        expect({ nb: lastBegun.nb, personnes: lastBegun.personnes }).toEqual({ nb: f.foyers, personnes: f.personnes });
+      }
+    }
+    // The programme's figures are the sum of the sites' pages.
+    for (const key of ['foyers', 'personnes', 'permanences', 'permanencesAnnulees', 'kgDetournes', 'kgEstimes'] as const) {
+      expect(r.sites.reduce((x, s) => x + s.figures[key], 0), key).toBeCloseTo(r.ensemble[key], 6);
+    }
   });
 
   it('shows for the programme and for each site the same figures as the statistics routes', async () => {
@@ -193,17 +315,26 @@ describe.each(TEST_DRIVERS)('yearly report (%s)', (driver) => {
     expect(header).toContain('Transféré en maturation (L)');
     expect(header).toContain('Relevés au-dessus de 70 °C');
     expect(header).toContain('Délai médian de réalisation (jours)');
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(5);
     const cell = (line: string, name: string) => line.split(';')[header.indexOf(name)];
     expect(cell(lines[1], 'Code')).toBe('Programme');
     expect(cell(lines[1], 'Interventions')).toBe('17');
-    expect(cell(lines[1], 'Biodéchets détournés estimés (kg)')).toBe('250');
+    expect(cell(lines[1], "Biodéchets détournés estimés d'après les transferts (kg)")).toBe('250');
     expect(cell(lines[1], 'Signalements du public')).toBe('4');
+    expect(cell(lines[1], 'Foyers participants')).toBe('3');
+    expect(cell(lines[1], 'Personnes des foyers')).toBe('7');
+    expect(cell(lines[1], 'Permanences tenues')).toBe('5');
+    expect(cell(lines[1], 'Permanences annulées')).toBe('3');
+    expect(cell(lines[1], 'Biodéchets détournés aux permanences (kg)')).toBe('23,5');
+    expect(cell(lines[1], 'Biodéchets détournés aux permanences, dont estimés (kg)')).toBe('10,5');
     const rowA = lines.find((l) => l.startsWith(`${a.code};`))!;
     expect(cell(rowA, "Date d'implantation")).toBe('01/03/2025');
     expect(cell(rowA, 'Interventions : Température')).toBe('3');
     expect(cell(rowA, 'Transféré en maturation (L)')).toBe('500');
     expect(cell(rowA, 'Signalements du public')).toBe('3');
+    expect(cell(rowA, 'Foyers participants')).toBe('2');
+    expect(cell(rowA, 'Permanences tenues')).toBe('4');
+    expect(cell(rowA, 'Biodéchets détournés aux permanences (kg)')).toBe('19');
 
     const one = await get(`/api/admin/rapport/export?annee=2026&site=${b.id}`);
     expect(one.headers['content-disposition']).toBe(`attachment; filename="rapport_annuel_2026_${b.code}.csv"`);

@@ -4,7 +4,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api';
 import { toQueryString } from '../../../shared/schemas/list';
-import type { AlertKind, AlertList, AlertPreferences, AlertRunResult, AlertSettings } from '../../../shared/schemas/alerts';
+import type { AlertKind, AlertList, AlertPreferences, AlertRunResult, AlertSettings, AlertSettingsInput } from '../../../shared/schemas/alerts';
 
 export const ALERTS_LIST_URL = 'admin/alerte/get/list/by/filters';
 export const ALERTS_PATH = '/admin/alertes';
@@ -32,7 +32,7 @@ export const acknowledgeAlert = (id: number) => api.put(`admin/alerte/ack/${id}`
 
 export const settingsQuery = () => queryOptions({ queryKey: alertsKeys.settings, queryFn: () => api.get('admin/alerte/settings').json<AlertSettings>() });
 
-export const saveSettings = (settings: AlertSettings) =>
+export const saveSettings = (settings: AlertSettingsInput) =>
   api.put('admin/alerte/settings', { json: settings }).json<{ status: 'success'; message: string; settings: AlertSettings }>();
 
 /** Runs the job now: it may take a while on a large programme. */

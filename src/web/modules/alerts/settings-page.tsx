@@ -1,11 +1,13 @@
 // /admin/alertes/seuils "Seuils d'alerte" (ROLE_ADMIN): the thresholds of the alerts, and
-// 'Lancer maintenant', which runs the daily job at once and says what it did.
+// 'Lancer maintenant', which runs the daily job at once and says what it did. The kilos per
+// bucket, which the permanences' tallies estimate their kilos with, sit here with the other
+// programme-wide estimate (the density).
 import { useEffect, useState } from 'react';
 import { Alert, Anchor, Button, Center, Group, Loader, NumberInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { can } from '../../../shared/permissions';
-import { alertSettingsSchema, type AlertSettings } from '../../../shared/schemas/alerts';
+import { KG_PAR_SEAU_LABEL, KG_PAR_SEAU_MAX, alertSettingsSchema, type AlertSettings } from '../../../shared/schemas/alerts';
 import { useSessionStore } from '../../session/session-store';
 import { ErrorBanner } from '../../components/form-dialog';
 import { PageMessage } from '../../components/page-message';
@@ -22,7 +24,7 @@ export function SettingsPage() {
 }
 
 type Values = { [K in keyof AlertSettings]: number | string };
-const FIELDS = ['temperatureMin', 'temperatureMax', 'joursSansReleve', 'joursSansIntervention', 'pourcentageApport', 'limiteHebdoKg', 'densiteKgParLitre'] as const;
+const FIELDS = ['temperatureMin', 'temperatureMax', 'joursSansReleve', 'joursSansIntervention', 'pourcentageApport', 'limiteHebdoKg', 'densiteKgParLitre', 'kgParSeau'] as const;
 
 function SettingsScreen() {
   const settings = useQuery(settingsQuery());
@@ -111,6 +113,21 @@ function SettingsForm({ initial }: { initial: AlertSettings }) {
           <NumberInput label="Limite hebdomadaire (kg)" allowDecimal={false} min={1} max={100000} thousandSeparator=" " {...form.getInputProps('limiteHebdoKg')} />
           <NumberInput label="Alerte à partir de (% de la limite)" allowDecimal={false} min={1} max={100} suffix=" %" {...form.getInputProps('pourcentageApport')} />
           <NumberInput label="Densité des biodéchets (kg/L)" decimalScale={3} decimalSeparator="," min={0} max={2} step={0.05} {...form.getInputProps('densiteKgParLitre')} />
+        </SimpleGrid>
+        <Title order={3} size="h5">
+          Permanences
+        </Title>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <NumberInput
+            label={KG_PAR_SEAU_LABEL}
+            description="Sans pesée, les kilos d’une permanence sont estimés : seaux apportés × ce poids"
+            decimalScale={2}
+            decimalSeparator=","
+            min={0}
+            max={KG_PAR_SEAU_MAX}
+            step={0.5}
+            {...form.getInputProps('kgParSeau')}
+          />
         </SimpleGrid>
         <Group justify="flex-end">
           <Button type="submit" loading={saving}>

@@ -1,5 +1,5 @@
 // /admin/envois ('Envois' in the drawer): every submission still on the phone (site, date,
-// actions, state: en attente, envoi en cours, refusée with the server's reasons, erreur serveur;
+// actions, or for a permanence's tally its permanence and figures; state: en attente, envoi en cours, refusée with the server's reasons, erreur serveur;
 // its photos and their size), with 'Envoyer maintenant', and per entry: resend (also what an
 // entry the server keeps failing on, 'Erreur serveur', waits for), correct (reopens the site
 // sheet with the server's errors under the fields) or, after a confirmation, discard with its
@@ -21,9 +21,10 @@ import { displayBlockValue, type SiteInfos } from '../../../shared/schemas/inter
 import { frenchValue } from '../../lib/format';
 import type { TypeAction, TypeActionConstante } from '../../../shared/schemas/reference';
 import { useConnectivityStore, useIsOffline } from '../../offline/connectivity';
-import { useOutboxEntries, useOutboxPhotos, useQueuedPhotoUrls, useSentEntries, type InterventionOutboxEntry, type SentReceipt } from '../../offline/hooks';
+import { useOutboxEntries, useOutboxPhotos, useQueuedPhotoUrls, useSentEntries, type AnyOutboxEntry, type InterventionOutboxEntry, type SentReceipt } from '../../offline/hooks';
 import { appOutbox, appPhotoQueue, discardEntry, drainNow, SENT_KEPT, type DrainReason } from '../../offline/outbox-runner';
-import { blockerOf, MAX_FAILURES } from '../../offline/outbox';
+import { blockerOf, isBilanEntry, MAX_FAILURES } from '../../offline/outbox';
+import { bilanLines, bilanTitle, formatPermanenceWhen, permanencesPath } from '../permanences/public';
 import { readReference, referenceKeys } from '../../offline/reference-cache';
 import type { OutboxPhoto, OutboxState } from '../../offline/db';
 import { PhotoStrip } from '../../components/photo-strip';
@@ -155,7 +156,7 @@ export function OutboxPage() {
   const [sending, setSending] = useState(false);
   const [showSent, setShowSent] = useState(false);
   const sent = useSentEntries(userId);
-  const sites = useCachedSites([...(entries ?? []), ...(sent ?? [])].map((e) => e.payload.site));
+  const sites = useCachedSites([...(entries ?? []), ...(sent ?? [])].flatMap((e) => (isBilanEntry(e) ? [] : [e.payload.site])));
 
   const sendNow = async (reason: DrainReason = 'button') => {
     // The browser knows it has no network: trying would only fail, say why instead.
@@ -185,12 +186,12 @@ export function OutboxPage() {
     }
   };
 
-  const resend = async (entry: InterventionOutboxEntry) => {
+  const resend = async (entry: AnyOutboxEntry) => {
     await (await appOutbox()).resend(entry.clientId);
     await sendNow('resend');
   };
 
-  const discard = async (entry: InterventionOutboxEntry) => {
+  const discard = async (entry: AnyOutboxEntry) => {
     const count = (photos ?? []).filter((p) => p.entryId === entry.clientId).length;
     if (await confirmDiscard(count)) await discardEntry(entry.clientId);
   };
@@ -212,7 +213,7 @@ export function OutboxPage() {
   const needsLogin = mine.some((e) => e.state === 'auth') || myPhotos.some((p) => p.state === 'auth');
   // Photos whose entry reached the server: they go on their own.
   const loosePhotos = photos.filter((p) => p.interventionId !== null);
-  const photosOf = (entry: InterventionOutboxEntry) => photos.filter((p) => p.entryId === entry.clientId && p.interventionId === null);
+  const photosOf = (entry: AnyOutboxEntry) => photos.filter((p) => p.entryId === entry.clientId && p.interventionId === null);
 
   return (
     <Stack maw={860} mx="auto" gap="md">
@@ -242,26 +243,29 @@ export function OutboxPage() {
           {entries.map((entry) => {
             const state = STATE_LABELS[entry.state];
             const own = entry.ownerId === userId;
-            const site = sites.get(entry.payload.site);
-            const blocker = entry.state === 'pending' ? blockerOf(entry, entries) : undefined;
+            // Only interventions wait for one another (blockerOf): a tally processes no request.
+            const blocker = entry.state === 'pending' ? (blockerOf(entry, entries) as InterventionOutboxEntry | undefined) : undefined;
+            const head = entryHead(entry);
             return (
-              <Card key={entry.clientId} withBorder component="li" padding="md" aria-label={`${entry.siteLabel}, ${formatParisDateTime(entry.payload.date)}`}>
+              <Card key={entry.clientId} withBorder component="li" padding="md" aria-label={head.label}>
                 <Stack gap={6}>
                   <Group justify="space-between" wrap="nowrap" align="flex-start" gap="sm">
                     <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
-                      <Text fw={600}>{entry.siteLabel}</Text>
-                      <Text size="sm">Intervention du {formatParisDateTime(entry.payload.date)}</Text>
+                      <Text fw={600}>{head.title}</Text>
+                      <Text size="sm">{head.when}</Text>
                     </div>
                     <Badge color={state.color} style={BADGE_STYLE}>
                       {state.label}
                     </Badge>
                   </Group>
                   <List size="sm">
-                    {entry.payload.values.map((block, i) => (
-                      <List.Item key={i}>{blockSummary(block, site, typeActions.data ?? [], constantes.data ?? [])}</List.Item>
-                    ))}
+                    {isBilanEntry(entry)
+                      ? bilanLines(entry.payload).map((line) => <List.Item key={line}>{line}</List.Item>)
+                      : entry.payload.values.map((block, i) => (
+                          <List.Item key={i}>{blockSummary(block, sites.get(entry.payload.site), typeActions.data ?? [], constantes.data ?? [])}</List.Item>
+                        ))}
                   </List>
-                  {photosOf(entry).length > 0 && (
+                  {!isBilanEntry(entry) && photosOf(entry).length > 0 && (
                     <Stack gap={4}>
                       <Text size="sm">{photosSummary(photosOf(entry))}, envoyées après la saisie</Text>
                       <QueuedThumbnails photos={photosOf(entry)} label={`Photos de la saisie du ${formatParisDateTime(entry.payload.date)}`} />
@@ -297,7 +301,12 @@ export function OutboxPage() {
                   )}
                   <Group gap="xs" justify="flex-end">
                     {own && entry.state === 'failed' && entry.fieldErrors.length > 0 && (
-                      <Button size="xs" onClick={() => void navigate(`/admin/fiche/site/${entry.payload.site}?corriger=${entry.clientId}`)}>
+                      <Button
+                        size="xs"
+                        onClick={() =>
+                          void navigate(isBilanEntry(entry) ? permanencesPath(entry.bilan.site, entry.clientId) : `/admin/fiche/site/${entry.payload.site}?corriger=${entry.clientId}`)
+                        }
+                      >
                         Corriger
                       </Button>
                     )}
@@ -381,9 +390,13 @@ export function OutboxPage() {
           </Text>
           {showSent && (
             <Stack gap="sm" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Saisies envoyées" id="outbox-sent-list">
-              {sent.map((receipt) => (
-                <SentCard key={receipt.clientId} receipt={receipt} summary={(block) => blockSummary(block, sites.get(receipt.payload.site), typeActions.data ?? [], constantes.data ?? [])} />
-              ))}
+              {sent.map((receipt) =>
+                isBilanEntry(receipt) ? (
+                  <SentBilanCard key={receipt.clientId} receipt={receipt} />
+                ) : (
+                  <SentCard key={receipt.clientId} receipt={receipt} summary={(block) => blockSummary(block, sites.get(receipt.payload.site), typeActions.data ?? [], constantes.data ?? [])} />
+                ),
+              )}
             </Stack>
           )}
         </Stack>
@@ -392,7 +405,49 @@ export function OutboxPage() {
   );
 }
 
-function SentCard({ receipt, summary }: { receipt: SentReceipt; summary: (block: SentReceipt['payload']['values'][number]) => string }) {
+/** How an entry is named on its card: an intervention by its site and date, a tally by its permanence. */
+function entryHead(entry: AnyOutboxEntry): { title: string; when: string; label: string } {
+  if (isBilanEntry(entry)) {
+    const when = formatPermanenceWhen(entry.bilan.debut, entry.bilan.fin);
+    return { title: bilanTitle(entry.siteLabel), when: `Permanence du ${when}`, label: `${bilanTitle(entry.siteLabel)}, ${when}` };
+  }
+  const date = formatParisDateTime(entry.payload.date);
+  return { title: entry.siteLabel, when: `Intervention du ${date}`, label: `${entry.siteLabel}, ${date}` };
+}
+
+type InterventionReceipt = Exclude<SentReceipt, { bilan: object }>;
+
+function SentBilanCard({ receipt }: { receipt: Extract<SentReceipt, { bilan: object }> }) {
+  const when = formatPermanenceWhen(receipt.bilan.debut, receipt.bilan.fin);
+  const payload = receipt.payload as Parameters<typeof bilanLines>[0];
+  return (
+    <Card withBorder component="li" padding="sm" aria-label={`${bilanTitle(receipt.siteLabel)}, ${when}, envoyé`}>
+      <Stack gap={4}>
+        <Group justify="space-between" wrap="nowrap" align="flex-start" gap="sm">
+          <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
+            <Text size="sm" fw={600}>
+              {bilanTitle(receipt.siteLabel)}
+            </Text>
+            <Text size="sm">Permanence du {when}</Text>
+          </div>
+          <Badge color="green" variant="light" style={BADGE_STYLE}>
+            Envoyé
+          </Badge>
+        </Group>
+        <List size="sm">
+          {bilanLines(payload).map((line) => (
+            <List.Item key={line}>{line}</List.Item>
+          ))}
+        </List>
+        <Text size="xs" c="dimmed">
+          Reçu par le serveur le {formatParisDateTime(new Date(receipt.sentAt).toISOString())}
+        </Text>
+      </Stack>
+    </Card>
+  );
+}
+
+function SentCard({ receipt, summary }: { receipt: InterventionReceipt; summary: (block: InterventionReceipt['payload']['values'][number]) => string }) {
   const date = formatParisDateTime(receipt.payload.date);
   return (
     <Card withBorder component="li" padding="sm" aria-label={`${receipt.siteLabel}, ${date}, envoyée`}>

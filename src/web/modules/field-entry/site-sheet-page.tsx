@@ -55,6 +55,9 @@ import { InterventionBlockFields } from './intervention-block-fields';
 import { PhotoPicker, type PhotoDraft } from './photo-picker';
 import { PROCESSED_MESSAGE } from './site-sheet-messages';
 import { PageTitle } from '../../components/page-title';
+import { can } from '../../../shared/permissions';
+import { permanencesPath } from '../permanences/public';
+import { foyersPath } from '../households/public';
 
 export const SAVED_MESSAGE = INTERVENTION_MESSAGES.added;
 export { PROCESSED_MESSAGE };
@@ -196,6 +199,11 @@ function SiteSheetForm({ site, offlineSince, dataUpdatedAt, typeActions, constan
   const doneAt = fromBoard ? REQUESTS_BOARD_PATH : SITE_CHOICE_PATH;
   const userId = useSessionStore((s) => s.id);
   const username = useSessionStore((s) => s.username);
+  // Who may see this sheet and manage permanences and households manages this site's (a referent
+  // sees only their own sites).
+  const roles = useSessionStore((s) => s.roles);
+  const managesPermanences = can(roles, 'permanence.manage');
+  const managesHouseholds = can(roles, 'foyer.manage');
   const cells = useMemo(() => [...site.siteComposteurs].sort((a, b) => a.numero - b.numero), [site.siteComposteurs]);
   const preselected = preselectedCell !== null && cells.some((c) => String(c.id) === preselectedCell) ? preselectedCell : null;
   // The entry's identity: kept across corrections so the server can never record it twice.
@@ -452,6 +460,16 @@ function SiteSheetForm({ site, offlineSince, dataUpdatedAt, typeActions, constan
                 <Button component={Link} to={`/admin/fiche/site/${site.id}/etiquettes`} variant="subtle">
                   Étiquettes QR des cellules
                 </Button>
+                {managesPermanences && (
+                  <Button component={Link} to={permanencesPath(site.id)} variant="subtle">
+                    Permanences
+                  </Button>
+                )}
+                {managesHouseholds && (
+                  <Button component={Link} to={foyersPath(site.id)} variant="subtle">
+                    Foyers
+                  </Button>
+                )}
               </Group>
             </Stack>
           </form>

@@ -34,6 +34,7 @@ const SITE: PublicSite = {
   ],
   texteMin: 10,
   texteMax: 500,
+  permanences: [],
 };
 
 describe('public page of a site', () => {

@@ -1,13 +1,15 @@
 // /s/{code}: the page a household opens from the label on a composter. What the site is, where,
-// when it is open and what to bring; how it is doing (latest turn and transfer, how full the
-// input bin is, whether mature compost is there to take); a form to report a problem without an
-// account; the programme's contact line. Plain React and a small stylesheet, no component
+// when it is open (its next permanences) and what to bring; how it is doing (latest turn and transfer, how full the
+// input bin is, whether mature compost is there to take); 'Je composte ici', where a household
+// registers; a form to report a problem without an account; the programme's contact line. Plain React and a small stylesheet, no component
 // library: the page must come quickly on a phone with a weak connection (it is also its own
 // entry, public-site-main.tsx, served by the server with its data already in the page).
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { formatParisDate } from '../../../shared/dates';
 import type { FieldError } from '../../../shared/errors';
 import type { PublicSite, SignalementInput } from '../../../shared/schemas/public-sites';
+import { HouseholdForm } from './household-form';
+import { PublicPermanences } from './public-permanences';
 import { inlineSite, loadPublicSite, sendReport, type LoadResult } from './public-site.api';
 import './public-site.css';
 
@@ -97,6 +99,8 @@ function SiteView({ site }: { site: PublicSite }) {
         </section>
       )}
 
+      <PublicPermanences code={site.code} permanences={site.permanences} />
+
       {site.consignes && (
         <section className="ps-card" aria-labelledby="ps-bring">
           <h2 id="ps-bring">Que déposer ?</h2>
@@ -123,6 +127,8 @@ function SiteView({ site }: { site: PublicSite }) {
           </dd>
         </dl>
       </section>
+
+      <HouseholdForm code={site.code} />
 
       <ReportForm site={site} />
 

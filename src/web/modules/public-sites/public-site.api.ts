@@ -2,6 +2,7 @@
 // a composter, often on a weak connection, by people without an account: it loads neither the
 // app's HTTP client nor its query cache, and a refusal never sends anyone to the login page.
 import type { FieldError } from '../../../shared/errors';
+import type { FoyerInput } from '../../../shared/schemas/households';
 import type { PublicSite, SignalementInput } from '../../../shared/schemas/public-sites';
 
 /** When a request never reached the server (offline, DNS, timeout). */
@@ -32,10 +33,11 @@ export async function loadPublicSite(code: string, signal?: AbortSignal): Promis
   return { kind: 'ok', site: (await res.json()) as PublicSite };
 }
 
-export async function sendReport(code: string, payload: SignalementInput): Promise<SendResult> {
+/** A form of the page sent: its answer read the same way for every form. */
+async function sendForm(path: string, payload: unknown): Promise<SendResult> {
   let res: Response;
   try {
-    res = await fetch(`/api/public/site/${encodeURIComponent(code)}/signalement`, {
+    res = await fetch(path, {
       method: 'POST',
       headers: { accept: 'application/json', 'content-type': 'application/json' },
       body: JSON.stringify(payload),
@@ -47,9 +49,23 @@ export async function sendReport(code: string, payload: SignalementInput): Promi
   const message = typeof body.message === 'string' ? body.message : GENERIC_MESSAGE;
   if (res.ok) return { kind: 'ok', message };
   if (res.status === 400 && Array.isArray(body.errors)) return { kind: 'invalid', errors: body.errors as FieldError[], message: 'Vérifiez les champs signalés.' };
-  // 404 (the site left the programme meanwhile), 429 (too many reports): the server's own words.
+  // 404 (the site left the programme meanwhile), 429 (too many sent): the server's own words.
   if (res.status < 500) return { kind: 'error', message };
   return { kind: 'error', message: GENERIC_MESSAGE };
+}
+
+export function sendReport(code: string, payload: SignalementInput): Promise<SendResult> {
+  return sendForm(`/api/public/site/${encodeURIComponent(code)}/signalement`, payload);
+}
+
+/** 'Je composte ici'; `siteWeb` is the field people never see (a robot fills it). */
+export function sendHousehold(code: string, payload: FoyerInput & { siteWeb?: string }): Promise<SendResult> {
+  return sendForm(`/api/public/site/${encodeURIComponent(code)}/foyer`, payload);
+}
+
+/** The public calendar of the site's openings (an iCalendar feed a phone's agenda can add). */
+export function permanencesFeedUrl(code: string): string {
+  return `/api/public/site/${encodeURIComponent(code)}/permanences.ics`;
 }
 
 /** The page's data the server wrote into the page itself (web.ts), when it is this site's. */

@@ -1,10 +1,11 @@
 // /admin/stats ('Statistiques'): monthly charts of the whole network or of
 // one site for a year, optionally restricted to what one provider recorded, with the yearly
-// CSV exports per site. The filters live in the URL (?annee=2026&site=12&prestataire=5) so
+// CSV exports per site, and the people around the sites: the households taking part and the
+// kilos diverted at the permanences (never filtered by provider: nobody's work). The filters live in the URL (?annee=2026&site=12&prestataire=5) so
 // a view can be shared and the back button returns to the previous one.
 import '@mantine/charts/styles.css';
 import { useMemo, type ReactNode } from 'react';
-import { Alert, Paper, Select, SimpleGrid, Stack, type ComboboxItem, type ComboboxItemGroup } from '@mantine/core';
+import { Alert, Paper, Select, SimpleGrid, Stack, Text, type ComboboxItem, type ComboboxItemGroup } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { can } from '../../../shared/permissions';
@@ -15,8 +16,9 @@ import { useSessionStore } from '../../session/session-store';
 import { PageMessage } from '../../components/page-message';
 import { PageTitle } from '../../components/page-title';
 import { siteLabel } from '../../lib/labels';
-import { downloadExport, prestatairesQuery, seriesQuery, temperaturesQuery, yearsQuery, type SeriesName, type StatsFilters } from './statistics.api';
+import { downloadExport, householdsQuery, kilosQuery, prestatairesQuery, seriesQuery, temperaturesQuery, yearsQuery, type SeriesName, type StatsFilters } from './statistics.api';
 import { ChartSkeleton, ExportButton, MonthlyChart, TemperatureChart } from './stats-charts';
+import { HouseholdsChart, KilosChart } from './people-charts';
 
 interface ChartDef {
   series: SeriesName;
@@ -176,6 +178,7 @@ function Charts({ filters, place }: { filters: StatsFilters | null; place: strin
         </Alert>
       )}
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
+        <PeopleCards filters={filters} place={place} />
         {CHARTS.map((def) => (
           <SeriesCard key={def.series} def={def} filters={filters} place={place} action={exportAction(def)} />
         ))}
@@ -211,4 +214,41 @@ function TemperatureCard({ filters, place }: { filters: StatsFilters; place: str
     );
   }
   return <TemperatureChart title={title} rows={q.data} />;
+}
+
+export const HOUSEHOLDS_TITLE = 'Foyers participants';
+export const KILOS_TITLE = 'Kilos détournés';
+
+/** The households and kilos cards, first: the figures funders ask for. */
+function PeopleCards({ filters, place }: { filters: StatsFilters; place: string }) {
+  const where = { annee: filters.annee, site: filters.site };
+  const households = useQuery(householdsQuery(where));
+  const kilos = useQuery(kilosQuery(where));
+  const householdsTitle = `${HOUSEHOLDS_TITLE} · ${place}`;
+  const kilosTitle = `${KILOS_TITLE} · ${place}`;
+  const note =
+    filters.prestataire !== null ? (
+      <Text size="xs" c="dimmed" mb="xs">
+        Tous prestataires confondus : ces chiffres ne dépendent pas du prestataire.
+      </Text>
+    ) : undefined;
+  return (
+    <>
+      {households.isSuccess ? (
+        <HouseholdsChart title={householdsTitle} rows={households.data} annee={filters.annee} note={note} />
+      ) : (
+        <PendingOrFailed title={householdsTitle} failed={households.isError} />
+      )}
+      {kilos.isSuccess ? <KilosChart title={kilosTitle} rows={kilos.data} note={note} /> : <PendingOrFailed title={kilosTitle} failed={kilos.isError} />}
+    </>
+  );
+}
+
+function PendingOrFailed({ title, failed }: { title: string; failed: boolean }) {
+  if (!failed) return <ChartSkeleton title={title} />;
+  return (
+    <Alert color="red" role="alert" title={title}>
+      Ce graphique n'a pas pu être chargé.
+    </Alert>
+  );
 }

@@ -2,7 +2,7 @@
 // and the yearly CSV downloads. The only fetch code of this module.
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../../lib/api';
-import type { ExportKind, Prestataire, StatsMoisRow, TemperatureRow } from '../../../shared/schemas/statistics';
+import type { ExportKind, FoyersMoisRow, KgMoisRow, Prestataire, StatsMoisRow, TemperatureRow } from '../../../shared/schemas/statistics';
 import { startDownload } from '../../lib/download';
 
 /** The filters of the dashboard, as they live in the URL. */
@@ -21,7 +21,16 @@ export const statisticsKeys = {
   prestataires: ['statistics', 'prestataires'] as const,
   series: (name: SeriesName, f: StatsFilters) => ['statistics', 'series', name, f.annee, f.site, f.prestataire] as const,
   temperatures: (f: StatsFilters) => ['statistics', 'temperatures', f.annee, f.site, f.prestataire] as const,
+  households: (f: PlaceFilters) => ['statistics', 'foyers', f.annee, f.site] as const,
+  kilos: (f: PlaceFilters) => ['statistics', 'kgDetournes', f.annee, f.site] as const,
 };
+
+/** The households and the permanences' kilos are nobody's work: they are filtered by year and site only. */
+export type PlaceFilters = Pick<StatsFilters, 'annee' | 'site'>;
+
+function placeParams(f: PlaceFilters): Record<string, number> {
+  return f.site === null ? { annee: f.annee } : { annee: f.annee, site: f.site };
+}
 
 function params(f: StatsFilters): Record<string, number> {
   const p: Record<string, number> = { annee: f.annee };
@@ -41,6 +50,20 @@ export const seriesQuery = (name: SeriesName, f: StatsFilters) =>
     queryKey: statisticsKeys.series(name, f),
     queryFn: ({ signal }) => api.get(name === 'all' ? 'admin/intervention/get/all/by/mois' : `admin/${name}/get/by/mois`, { searchParams: params(f), signal }).json<StatsMoisRow[]>(),
     // The interventions series is read by the page (empty state) and by its chart: one call.
+    staleTime: 30_000,
+  });
+
+export const householdsQuery = (f: PlaceFilters) =>
+  queryOptions({
+    queryKey: statisticsKeys.households(f),
+    queryFn: ({ signal }) => api.get('admin/foyers/get/by/mois', { searchParams: placeParams(f), signal }).json<FoyersMoisRow[]>(),
+    staleTime: 30_000,
+  });
+
+export const kilosQuery = (f: PlaceFilters) =>
+  queryOptions({
+    queryKey: statisticsKeys.kilos(f),
+    queryFn: ({ signal }) => api.get('admin/kgDetournes/get/by/mois', { searchParams: placeParams(f), signal }).json<KgMoisRow[]>(),
     staleTime: 30_000,
   });
 

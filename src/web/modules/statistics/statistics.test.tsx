@@ -4,9 +4,14 @@ import userEvent from '@testing-library/user-event';
 import { loggedAs, mockApi, renderApp, reply, type ApiCall } from '../../../../tests/helpers/web-app';
 import { downloader } from '../../lib/download';
 import { statisticsRoutes } from './statistics.routes';
+import { lastBegunMonth } from './people-charts';
 
 const MOIS = ['janvier', 'février', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'septembre', 'octobre', 'novembre', 'décembre'];
 const months = (nb: number[], quantite: number[] = []) => MOIS.map((mois_nom, i) => ({ mois_nom, nb: nb[i] ?? 0, quantite: quantite[i] ?? 0 }));
+
+/** Households at each month's end of 2025 and the kilos of its tallies, as the server would answer them. */
+const FOYERS = MOIS.map((mois_nom, i) => ({ mois_nom, nb: i < 10 ? 2 : 3, personnes: i < 10 ? 5 : 11 }));
+const KILOS = MOIS.map((mois_nom, i) => ({ mois_nom, kg: i === 2 ? 12.5 : i === 3 ? 14.5 : i === 9 ? 20.25 : 0, kgEstimes: i === 3 ? 8 : 0, permanences: i === 3 ? 2 : [2, 9].includes(i) ? 1 : 0 }));
 
 const SITES = [
   { id: 12, code: 'QUA012', nom: 'Jardin des Capucins', adresse: 'Rue de Siam', numero: '4', ville: 'Brest', cp: '29200' },
@@ -28,6 +33,8 @@ function mockStats(extra: Parameters<typeof mockApi>[0] = {}) {
     'GET /api/admin/annee/get/all': reply(200, [{ annee: 2025 }, { annee: 2024 }]),
     'GET /api/admin/stats/prestataire/get/all': reply(200, [{ id: 5, libelle: 'Compost Services (Compost SERVICES)' }]),
     'GET /api/admin/intervention/get/all/by/mois': series,
+    'GET /api/admin/foyers/get/by/mois': (call) => reply(200, query(call).annee === '2024' ? FOYERS.map((r) => ({ ...r, nb: 0, personnes: 0 })) : FOYERS),
+    'GET /api/admin/kgDetournes/get/by/mois': (call) => reply(200, query(call).annee === '2024' ? KILOS.map((r) => ({ ...r, kg: 0, kgEstimes: 0, permanences: 0 })) : KILOS),
     'GET /api/admin/temperature/get/by/mois': reply(200, [
       { date: '2025-03-04T09:00:00.000Z', temp: 42.5, numeroBac: 1 },
       { date: '2025-03-04T09:00:00.000Z', temp: 38, numeroBac: 3 },
@@ -181,4 +188,53 @@ describe('statistics dashboard', () => {
     renderApp('/admin/stats', { loggedRoutes: statisticsRoutes });
     expect(await screen.findByText('Accès non authorisé.', {}, { timeout: 10_000 })).toBeInTheDocument();
   }, 30_000);
+
+  it('shows the households taking part at the end of the year and the kilos diverted, estimates said so', async () => {
+    mockStats();
+    renderApp('/admin/stats?annee=2025', { loggedRoutes: statisticsRoutes });
+    const households = await loadedCard('Foyers participants · Tout le réseau');
+    // A count at a month's end, not a sum: 2025 is over, so December's.
+    expect(within(households).getByLabelText('Fin décembre : 3 foyers · 11 personnes')).toBeInTheDocument();
+    expect(within(households).getByRole('img')).toHaveAccessibleName('Foyers participants · Tout le réseau : 3 foyers participants et 11 personnes fin décembre.');
+    const kilos = await loadedCard('Kilos détournés · Tout le réseau');
+    // 12,5 + 14,5 + 20,25 kg, of which 8 estimated from buckets, over 4 tallies.
+    expect(within(kilos).getByLabelText("Total de l'année : 47,25 kg dont 8 kg estimés")).toBeInTheDocument();
+    expect(within(kilos).getByRole('img')).toHaveAccessibleName(/4 permanences avec bilan/);
+    expect(within(kilos).getByText(/seaux apportés × kilos par seau/)).toBeInTheDocument();
+    await userEvent.click(within(kilos).getByRole('switch', { name: 'Afficher le tableau' }));
+    const rows = within(within(kilos).getByRole('table')).getAllByRole('row').map((r) => [...r.querySelectorAll('th,td')].map((c) => c.textContent));
+    expect(rows[0]).toEqual(['Mois', 'Kilos', 'dont estimés', 'Permanences']);
+    expect(rows[4]).toEqual(['Avril', '14,5', '8', '2']);
+    expect(rows[10]).toEqual(['Octobre', '20,25', '0', '1']);
+  }, 30_000);
+
+  it('asks the households and kilos of the chosen site without the provider, which they do not depend on, and says so', async () => {
+    const api = mockStats();
+    renderApp('/admin/stats?annee=2025&site=12&prestataire=5', { loggedRoutes: statisticsRoutes });
+    const kilos = await loadedCard(/^Kilos détournés · QUA012/);
+    expect(within(kilos).getByText(/Tous prestataires confondus/)).toBeInTheDocument();
+    expect(api.callsTo('GET', '/api/admin/kgDetournes/get/by/mois').map(query)).toContainEqual({ annee: '2025', site: '12' });
+    expect(api.callsTo('GET', '/api/admin/foyers/get/by/mois').map(query)).toContainEqual({ annee: '2025', site: '12' });
+    expect(api.callsTo('GET', '/api/admin/foyers/get/by/mois').map(query).some((q) => 'prestataire' in q)).toBe(false);
+  }, 30_000);
+
+  it('says there is nothing to show for a year without households or tallies', async () => {
+    mockStats();
+    renderApp('/admin/stats?annee=2024', { loggedRoutes: statisticsRoutes });
+    const kilos = await loadedCard('Kilos détournés · Tout le réseau');
+    expect(within(kilos).getByText('Aucune donnée pour cette période')).toBeInTheDocument();
+    expect(within(kilos).getByLabelText("Total de l'année : 0 kg")).toBeInTheDocument();
+    const households = await loadedCard('Foyers participants · Tout le réseau');
+    expect(within(households).getByText('Aucune donnée pour cette période')).toBeInTheDocument();
+  }, 30_000);
+
+  it('takes the households of the latest month begun in Paris: December of a past year, none of a year to come', () => {
+    expect(lastBegunMonth(2025, new Date('2026-03-15T12:00:00Z'))).toBe(11);
+    expect(lastBegunMonth(2026, new Date('2026-03-15T12:00:00Z'))).toBe(2);
+    // 00:30 on 1 April in Paris.
+    expect(lastBegunMonth(2026, new Date('2026-03-31T22:30:00Z'))).toBe(3);
+    // 00:30 on 1 January 2026 in Paris.
+    expect(lastBegunMonth(2026, new Date('2025-12-31T23:30:00Z'))).toBe(0);
+    expect(lastBegunMonth(2027, new Date('2026-03-15T12:00:00Z'))).toBe(-1);
+  });
 });

@@ -13,7 +13,7 @@ import { formatParisDate, formatParisDateTime } from '../../../shared/dates';
 import { COUNT_AXIS, NoChartData, NO_CHART_DATA, hasFigures, seriesOrder, useNarrowChart } from '../../components/chart-parts';
 import { formatCount, formatLitres, formatNumber, formatTemperature, monthLabels } from '../../lib/format';
 
-const CHART_HEIGHT = 260;
+export const CHART_HEIGHT = 260;
 
 export function formatTotals(rows: readonly StatsMoisRow[], litres: boolean): string {
   const nb = rows.reduce((a, r) => a + r.nb, 0);
@@ -30,12 +30,14 @@ function monthOf(row: StatsMoisRow, labels: readonly string[]): string {
 interface CardProps {
   title: string;
   total?: string;
+  /** How the badge is read out; by default "Total de l'année : {total}". */
+  totalLabel?: string;
   /** The export button, when the chart has one. */
   action?: ReactNode;
   children: ReactNode;
 }
 
-function ChartCard({ title, total, action, children, busy }: CardProps & { busy?: boolean }) {
+export function ChartCard({ title, total, totalLabel, action, children, busy }: CardProps & { busy?: boolean }) {
   return (
     <Card withBorder padding="md" radius="md" component="section" aria-label={title} aria-busy={busy || undefined}>
       <Group justify="space-between" align="flex-start" wrap="nowrap" mb="sm">
@@ -44,7 +46,7 @@ function ChartCard({ title, total, action, children, busy }: CardProps & { busy?
             {title}
           </Title>
           {total !== undefined && (
-            <Badge variant="light" size="lg" aria-label={`Total de l'année : ${total}`}>
+            <Badge variant="light" size="lg" aria-label={totalLabel ?? `Total de l'année : ${total}`}>
               {total}
             </Badge>
           )}
@@ -134,12 +136,12 @@ export function MonthlyChart({ title, rows, litres, action }: MonthlyProps) {
 }
 
 /** The switch between a chart and its table (the chart's text alternative). */
-function TableToggle({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {
+export function TableToggle({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {
   return <Switch size="xs" mb="xs" label="Afficher le tableau" checked={checked} onChange={(e) => onChange(e.currentTarget.checked)} />;
 }
 
 /** A chart's figures as a table, captioned with the chart's title. */
-function AlternativeTable({ title, headers, rows }: { title: string; headers: string[]; rows: string[][] }) {
+export function AlternativeTable({ title, headers, rows }: { title: string; headers: string[]; rows: string[][] }) {
   return (
     <Table.ScrollContainer minWidth={260}>
       <Table striped withTableBorder>

@@ -1,5 +1,7 @@
 // /admin/rapport 'Rapport annuel' (ROLE_ADMIN, ROLE_ADMIN_SITE): a year's figures for the whole
-// programme and a page per site (or one site's), with charts, for elected officials and funders.
+// programme and a page per site (or one site's), with charts, for elected officials and funders:
+// interventions, litres, requests, and the people around the sites (households, permanences,
+// kilos diverted, estimates said so).
 // The year and the site live in the URL (?annee=2026&site=12). 'Imprimer' prints the report
 // alone (no top bar, no drawer, one page per site); 'Exporter CSV' downloads the same figures.
 // Counts have whole ticks, legends follow the series, months are abbreviated on a phone and a
@@ -204,7 +206,13 @@ function FiguresTable({ figures: f, report, caption, programme }: { figures: Rep
   const rows: [string, string][] = [
     ['Interventions', formatNumber(f.interventions)],
     ...REPORT_LITRES.map((s): [string, string] => [REPORT_LITRES_LABELS[s], `${formatNumber(f.litres[s])} L`]),
-    [`Biodéchets détournés (estimation à ${formatNumber(report.densiteKgParLitre)} kg/L des litres transférés)`, `${formatNumber(f.kgDetournes)} kg`],
+    [`Biodéchets détournés (estimation à ${formatNumber(report.densiteKgParLitre)} kg/L des litres transférés)`, `${formatNumber(f.kgTransferes)} kg`],
+    ['Foyers participants en fin d’année', formatNumber(f.foyers)],
+    ['Personnes dans ces foyers', formatNumber(f.personnes)],
+    ['Permanences tenues', formatNumber(f.permanences)],
+    ['Permanences annulées', formatNumber(f.permanencesAnnulees)],
+    ['Biodéchets détournés aux permanences', `${formatNumber(f.kgDetournes, 2)} kg`],
+    ['dont estimés d’après les seaux', `${formatNumber(f.kgEstimes, 2)} kg`],
     ['Relevés de température', formatNumber(f.temperatures.releves)],
     [`dont au-dessus de ${formatNumber(report.temperatureMax)} °C`, formatNumber(f.temperatures.auDessus)],
     [`dont au-dessous de ${formatNumber(report.temperatureMin)} °C`, formatNumber(f.temperatures.auDessous)],
