@@ -43,6 +43,10 @@ const NAMED = [
   /^\/admin\/demande\/regles$/,
   /^\/admin\/fiche\/site\/\d+$/,
   /^\/admin\/fiche\/site\/\d+\/etiquettes$/,
+  /^\/admin\/fiche\/site\/\d+\/permanences$/,
+  /^\/admin\/fiche\/site\/\d+\/foyers$/,
+  /^\/admin\/carte$/,
+  /^\/admin\/tournee$/,
   /^\/interventions\/site\/\d+$/,
 ];
 
@@ -78,7 +82,7 @@ interface Journey {
 
 const JOURNEYS: Journey[] = [
   // A link from a mail that is no longer valid, and an address that leads nowhere.
-  { who: 'visiteur', account: null, screens: async () => ['/login', '/signup', '/password', '/reset/lien-perime', '/confirmation/lien-perime', '/page-inconnue'] },
+  { who: 'visiteur', account: null, screens: async () => ['/login', '/signup', '/password', '/reset/lien-perime', '/confirmation/lien-perime', '/page-inconnue', '/foyer/quitter?jeton=lien-perime'] },
   {
     who: 'administrateur',
     account: ADMIN,
@@ -107,6 +111,10 @@ const JOURNEYS: Journey[] = [
         '/admin/import',
         `/admin/fiche/site/${site}`,
         `/admin/fiche/site/${site}/etiquettes`,
+        `/admin/fiche/site/${site}/permanences`,
+        `/admin/fiche/site/${site}/foyers`,
+        '/admin/carte',
+        '/admin/tournee',
         `/interventions/site/${site}`,
         '/admin/envois',
         // The page a QR label opens, as anyone sees it.
@@ -119,13 +127,21 @@ const JOURNEYS: Journey[] = [
     account: REFERENT,
     screens: async (page) => {
       const site = await firstSite(page);
-      return ['/admin/choix/site', `/admin/fiche/site/${site}`, `/interventions/site/${site}`, '/admin/envois', '/admin/alertes/preferences'];
+      return [
+        '/admin/choix/site',
+        `/admin/fiche/site/${site}`,
+        `/admin/fiche/site/${site}/permanences`,
+        `/admin/fiche/site/${site}/foyers`,
+        `/interventions/site/${site}`,
+        '/admin/envois',
+        '/admin/alertes/preferences',
+      ];
     },
   },
   {
     who: 'prestataire',
     account: PROVIDER,
-    screens: async (page) => ['/admin/demande/intervention/list', '/admin/choix/site', `/admin/fiche/site/${await firstSite(page)}`, '/admin/envois'],
+    screens: async (page) => ['/admin/demande/intervention/list', '/admin/choix/site', `/admin/fiche/site/${await firstSite(page)}`, '/admin/envois', '/admin/carte', '/admin/tournee'],
   },
 ];
 
