@@ -3,6 +3,8 @@
 // start in the past, up to PERMANENCE_APRES_COUP_JOURS days back, records an opening that was
 // not scheduled: the form says so and offers no repetition. The server checks the dates against
 // its clock and lists every error at once; each shows under its field.
+// With a permanence, the same form moves or retitles that one occurrence ('Modifier la
+// permanence'): its series, if any, is left as it is, and repetition is not offered.
 import { useState, type FormEvent } from 'react';
 import { Alert, Checkbox, Group, NativeSelect, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
@@ -14,14 +16,15 @@ import {
   PERMANENCE_TITRE_MAX,
   type PermanenceAdd,
   type PermanenceFrequence,
+  type PermanenceRow,
 } from '../../../shared/schemas/permanences';
 import type { FieldError } from '../../../shared/errors';
 import { Dialog } from '../../components/dialog';
 import { ErrorBanner, FormDialogFooter } from '../../components/form-dialog';
 import { useSaveAction, FIELDS_REQUIRED } from '../../lib/form';
 import { notifySuccess } from '../../lib/notify';
-import { addPermanence, permanenceKeys } from './permanences.api';
-import { parisNowLocal } from './permanence-format';
+import { addPermanence, permanenceKeys, updatePermanence } from './permanences.api';
+import { parisLocal, parisNowLocal } from './permanence-format';
 
 type Field = 'date' | 'debut' | 'fin' | 'titre' | 'message' | 'frequence' | 'jusqua';
 
@@ -49,9 +52,18 @@ const SERVER_KEYS: Record<string, Field> = {
 
 export const PAST_NOTE = `Cette permanence a déjà commencé : elle sera enregistrée comme ouverture non programmée (jusqu’à ${PERMANENCE_APRES_COUP_JOURS} jours en arrière), sans répétition.`;
 
-export function PermanenceFormDialog({ siteId, onClose }: { siteId: number; onClose: () => void }) {
+/** The form's values of an existing occurrence, in Paris wall-clock time. */
+function valuesOf(p: PermanenceRow): Values {
+  const debut = parisLocal(p.debut);
+  return { date: debut.slice(0, 10), debut: debut.slice(11), fin: parisLocal(p.fin).slice(11), titre: p.titre ?? '', message: p.message ?? '', repeter: false, frequence: 'hebdomadaire', jusqua: '' };
+}
+
+export function PermanenceFormDialog({ siteId, permanence, onClose }: { siteId: number; permanence?: PermanenceRow; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const [values, setValues] = useState<Values>({ date: '', debut: '', fin: '', titre: '', message: '', repeter: false, frequence: 'hebdomadaire', jusqua: '' });
+  const editing = permanence !== undefined;
+  const [values, setValues] = useState<Values>(() =>
+    permanence ? valuesOf(permanence) : { date: '', debut: '', fin: '', titre: '', message: '', repeter: false, frequence: 'hebdomadaire', jusqua: '' },
+  );
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const setServerErrors = (list: readonly FieldError[]) => {
     const mapped: Partial<Record<Field, string>> = {};
@@ -72,7 +84,7 @@ export function PermanenceFormDialog({ siteId, onClose }: { siteId: number; onCl
   };
 
   const start = values.date && values.debut ? `${values.date}T${values.debut}` : null;
-  const past = start !== null && start < parisNowLocal();
+  const past = !editing && start !== null && start < parisNowLocal();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -80,13 +92,23 @@ export function PermanenceFormDialog({ siteId, onClose }: { siteId: number; onCl
     if (!values.date) found.date = PERMANENCE_MESSAGES.debutRequired;
     if (!values.debut) found.debut = PERMANENCE_MESSAGES.debutRequired;
     if (!values.fin) found.fin = PERMANENCE_MESSAGES.finRequired;
-    if (values.repeter && !past && !values.jusqua) found.jusqua = PERMANENCE_MESSAGES.jusquaRequired;
+    if (!editing && values.repeter && !past && !values.jusqua) found.jusqua = PERMANENCE_MESSAGES.jusquaRequired;
     if (Object.keys(found).length > 0) {
       setErrors(found);
       save.showInvalid();
       return;
     }
     setErrors({});
+    if (permanence) {
+      const changes = { debut: `${values.date}T${values.debut}`, fin: `${values.date}T${values.fin}`, titre: values.titre.trim() || null, message: values.message.trim() || null };
+      void save.run(async () => {
+        const answer = await updatePermanence(permanence.id, changes);
+        notifySuccess(answer.message || PERMANENCE_MESSAGES.updated);
+        await queryClient.invalidateQueries({ queryKey: permanenceKeys.all });
+        onClose();
+      });
+      return;
+    }
     const body: PermanenceAdd = {
       site: siteId,
       debut: `${values.date}T${values.debut}`,
@@ -104,7 +126,7 @@ export function PermanenceFormDialog({ siteId, onClose }: { siteId: number; onCl
   };
 
   return (
-    <Dialog opened onClose={onClose} title="Programmer une permanence" size="md">
+    <Dialog opened onClose={onClose} title={editing ? 'Modifier la permanence' : 'Programmer une permanence'} size="md">
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <ErrorBanner message={save.banner} />
@@ -130,10 +152,10 @@ export function PermanenceFormDialog({ siteId, onClose }: { siteId: number; onCl
             onChange={(e) => set('message', e.currentTarget.value)}
             error={errors.message}
           />
-          {!past && (
+          {!past && !editing && (
             <Checkbox label="Répéter" checked={values.repeter} onChange={(e) => set('repeter', e.currentTarget.checked)} />
           )}
-          {!past && values.repeter && (
+          {!past && !editing && values.repeter && (
             <>
               <NativeSelect
                 label="Fréquence"

@@ -35,7 +35,12 @@ export const bilanTitle = (siteLabel: string) => `Bilan de permanence – ${site
 /** The permanences screen of a site; `?bilan={clientId}` reopens a tally the server refused. */
 export const permanencesPath = (siteId: number, correcting?: string) => `/admin/fiche/site/${siteId}/permanences${correcting ? `?bilan=${encodeURIComponent(correcting)}` : ''}`;
 
-/** Now as a Paris wall-clock time, 'YYYY-MM-DDTHH:mm' (what the form's inputs hold). */
+/** An instant as a Paris wall-clock time, 'YYYY-MM-DDTHH:mm' (what the form's inputs hold). */
+export function parisLocal(iso: string): string {
+  return `${parisDayValue(iso)}T${parisTime(iso)}`;
+}
+
+/** Now as a Paris wall-clock time. */
 export function parisNowLocal(now: Date = new Date()): string {
-  return `${parisDayValue(now)}T${parisTime(now.toISOString())}`;
+  return parisLocal(now.toISOString());
 }

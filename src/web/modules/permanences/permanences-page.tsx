@@ -38,7 +38,7 @@ export const EMPTY_UPCOMING = 'Aucune permanence programmée';
 export const EMPTY_PAST = 'Aucune permanence passée';
 export const OFFLINE_ACTIONS_NOTE = 'Hors ligne : le bilan peut être saisi, il sera envoyé au retour du réseau. Programmer, annuler ou s’inscrire demande le réseau.';
 
-type Open = { kind: 'add' } | { kind: 'cancel'; permanence: PermanenceRow } | { kind: 'bilan'; permanence: Pick<PermanenceRow, 'id' | 'idSite' | 'debut' | 'fin'>; entry: BilanEntry | null };
+type Open = { kind: 'add' } | { kind: 'edit'; permanence: PermanenceRow } | { kind: 'cancel'; permanence: PermanenceRow } | { kind: 'bilan'; permanence: Pick<PermanenceRow, 'id' | 'idSite' | 'debut' | 'fin'>; entry: BilanEntry | null };
 
 const frequenceLabel = (value: string) => PERMANENCE_FREQUENCES.find((f) => f.value === value)?.libelle ?? value;
 
@@ -184,6 +184,11 @@ export function PermanencesPage() {
                       </Button>
                     )}
                     {canManage && !p.annulee && !started && (
+                      <Button size="xs" variant="light" onClick={() => setOpen({ kind: 'edit', permanence: p })} disabled={offline}>
+                        Modifier
+                      </Button>
+                    )}
+                    {canManage && !p.annulee && !started && (
                       <Button size="xs" variant="subtle" color="red" onClick={() => setOpen({ kind: 'cancel', permanence: p })} disabled={offline}>
                         Annuler
                       </Button>
@@ -197,6 +202,7 @@ export function PermanencesPage() {
       )}
 
       {dialog?.kind === 'add' && <PermanenceFormDialog siteId={siteId} onClose={closeDialog} />}
+      {dialog?.kind === 'edit' && <PermanenceFormDialog siteId={siteId} permanence={dialog.permanence} onClose={closeDialog} />}
       {dialog?.kind === 'cancel' && <CancelDialog permanence={dialog.permanence} onClose={closeDialog} />}
       {dialog?.kind === 'bilan' && <BilanDialog key={dialog.entry?.clientId ?? dialog.permanence.id} permanence={dialog.permanence} siteLabel={label} entry={dialog.entry} onClose={closeDialog} />}
     </Stack>

@@ -144,6 +144,27 @@ describe('permanences screen', () => {
     ]);
   });
 
+  it("moves one occurrence with 'Modifier': the form opens on its Paris times, without repetition, and sends them", async () => {
+    const calls = api([row({ serie: { id: 1, frequence: 'hebdomadaire', jusqua: '2030-12-26' } })], {
+      'PUT /api/admin/permanence/update/12': reply(200, { status: 'success', message: 'Permanence modifiée' }),
+    });
+    open();
+    await userEvent.click(await screen.findByRole('button', { name: 'Modifier' }, SLOW));
+    const dialog = await screen.findByRole('dialog', { name: 'Modifier la permanence' });
+    // 16:00 UTC in November is 17:00 in Paris.
+    expect(within(dialog).getByLabelText(/^Date/)).toHaveValue('2030-11-28');
+    expect(within(dialog).getByLabelText(/^Début/)).toHaveValue('17:00');
+    expect(within(dialog).getByLabelText(/^Fin/)).toHaveValue('19:00');
+    expect(within(dialog).queryByRole('checkbox', { name: 'Répéter' })).not.toBeInTheDocument();
+    await userEvent.clear(within(dialog).getByLabelText(/^Début/));
+    await userEvent.type(within(dialog).getByLabelText(/^Début/), '17:30');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Enregistrer' }));
+    expect(await screen.findByText('Permanence modifiée')).toBeInTheDocument();
+    expect(calls.callsTo('PUT', '/api/admin/permanence/update/12').map((c) => c.body)).toEqual([
+      { debut: '2030-11-28T17:30', fin: '2030-11-28T19:00', titre: 'Permanence du jeudi', message: null },
+    ]);
+  });
+
   it('asks a reason before cancelling, refuses one too short, and sends it', async () => {
     const calls = api([row()], { 'PUT /api/admin/permanence/annuler/12': reply(200, { status: 'success', message: 'Permanence annulée : les ouvreurs et les foyers inscrits sont prévenus' }) });
     open();
