@@ -1,4 +1,4 @@
-// The deployment recipe of docs/deploy-proxy.md, for real: a server started with PUBLIC_URL set
+// The deployment recipe of docs/deploy.md, for real: a server started with PUBLIC_URL set
 // to Caddy's https address and TRUST_PROXY=127.0.0.1, behind Caddy running deploy/Caddyfile
 // (with `tls internal` for 127.0.0.1: Caddy is its own CA). Through Caddy a referent logs in,
 // gets a Secure session cookie, the service worker registers over https, and an entry

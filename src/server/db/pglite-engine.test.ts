@@ -1,4 +1,4 @@
-// The embedded database's memory settings, sized for a 1 GB server (docs/deploy-proxy.md, "A
+// The embedded database's memory settings, sized for a 1 GB server (docs/deploy.md, "A
 // small server"): PostgreSQL's defaults inside PGlite took a third of the server's memory.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPGlite } from './pglite-engine.js';

@@ -5,7 +5,7 @@ import v8 from 'node:v8';
 import type { PGlite } from '@electric-sql/pglite';
 
 /**
- * PostgreSQL's memory settings inside PGlite, sized for a 1 GB server (docs/deploy-proxy.md, "A
+ * PostgreSQL's memory settings inside PGlite, sized for a 1 GB server (docs/deploy.md, "A
  * small server"). PGlite's memory is a WebAssembly heap that grows and never shrinks, and
  * PostgreSQL touches all of shared_buffers at start: its default 128 MB was a third of the
  * server's memory at 100,000 interventions. The data files stay in the operating system's page
@@ -25,7 +25,7 @@ export const PGLITE_SETTINGS: Record<string, string> = {
 /**
  * V8 compiles PGlite's WebAssembly (9 MB) twice: once quickly (Liftoff), then the hot functions
  * again, optimised, in background threads whose memory the C allocator keeps. Liftoff alone
- * saved 40-75 MB for lists within the noise of their timings (docs/deploy-proxy.md). The flag is
+ * saved 40-75 MB for lists within the noise of their timings (docs/deploy.md). The flag is
  * per process and read at compile time; PGlite is the only WebAssembly the server runs.
  */
 function liftoffOnly() {

@@ -5,7 +5,7 @@
 import { parse } from 'csv-parse/sync';
 import chardet from 'chardet';
 import iconv from 'iconv-lite';
-import ExcelJS from 'exceljs';
+import type { CellValue } from 'exceljs';
 import { ValidationError } from '../../errors.js';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_LINES, IMPORT_MESSAGES, type ImportColumn } from '../../../shared/schemas/imports.js';
 
@@ -70,7 +70,7 @@ function readCsv(buf: Buffer): { rows: string[][]; lineOf: number[] } {
 }
 
 /** The text of a workbook cell; a formula is kept as its text, never as its computed result. */
-function xlsxText(v: ExcelJS.CellValue): string {
+function xlsxText(v: CellValue): string {
   if (v === null || v === undefined) return '';
   if (v instanceof Date) {
     // Excel dates have no zone: the clock reading is stored as UTC.
@@ -89,6 +89,9 @@ function xlsxText(v: ExcelJS.CellValue): string {
 }
 
 async function readXlsx(buf: Buffer): Promise<{ rows: string[][]; lineOf: number[] }> {
+  // exceljs (about 26 MB once loaded) comes with the first workbook: a server that only ever
+  // reads CSV files, or none, never holds it.
+  const { default: ExcelJS } = await import('exceljs');
   const wb = new ExcelJS.Workbook();
   try {
     await wb.xlsx.load(buf as unknown as ArrayBuffer);

@@ -4,8 +4,7 @@
 // image is decoded and re-encoded, which drops every metadata block (EXIF with the GPS position,
 // XMP, IPTC, comments, ICC) and anything hidden after the picture.
 import crypto from 'node:crypto';
-import sharp from 'sharp';
-import type { Metadata } from 'sharp';
+import type { Metadata, Sharp, SharpOptions } from 'sharp';
 
 /** Largest upload, in bytes (8 Mo). */
 export const MAX_PHOTO_BYTES = 8 * 1024 * 1024;
@@ -21,10 +20,19 @@ const THUMBNAIL_QUALITY = 70;
 // process grew by 110 MB with them and by 45-65 MB without (and encoded a quarter faster).
 const JPEG = { optimiseCoding: false } as const;
 
+// sharp (libvips, about 11 MB once loaded) is loaded with the first photo: a server that never
+// receives one never holds it.
 // No operation cache: each upload is decoded once, and a cache of decoded images would only
 // keep memory the next upload needs. Photos are processed one at a time per process (see
 // photos.service.ts), each with libvips' own threads.
-sharp.cache(false);
+let sharpLoaded: Promise<(input: Buffer, options?: SharpOptions) => Sharp> | undefined;
+function loadSharp() {
+  sharpLoaded ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    return sharp;
+  });
+  return sharpLoaded;
+}
 
 export type SniffedFormat = 'jpeg' | 'png' | 'webp';
 
@@ -63,6 +71,7 @@ export interface ProcessedPhoto {
 export async function processPhoto(input: Buffer): Promise<ProcessedPhoto> {
   const format = sniffFormat(input);
   if (!format) throw new ImageRefusedError('unsupported');
+  const sharp = await loadSharp();
   let header: Metadata;
   try {
     // Reads the header only; the limit is checked below, with our own figure and message.
