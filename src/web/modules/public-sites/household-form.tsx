@@ -4,10 +4,10 @@
 // report form beside it: plain React, every error said under its field at once, the server's
 // refusals in its own words (429 when too many were sent), and a field people never see that a
 // robot fills (its registration is dropped by the server).
-import { useId, useState, type FormEvent } from 'react';
-import type { FieldError } from '../../../shared/errors';
+import type { FormEvent } from 'react';
 import { HOUSEHOLD_PERSONNES_MAX, HOUSEHOLD_PRENOM_MAX, HOUSEHOLD_TEXTS } from './household-texts';
 import { sendHousehold } from './public-site.api';
+import { usePublicForm } from './use-public-form';
 
 interface Values {
   prenom: string;
@@ -24,21 +24,7 @@ const FIELDS = new Set<string>(['prenom', 'email', 'consentement', 'personnes'])
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function HouseholdForm({ code }: { code: string }) {
-  const id = useId();
-  const [values, setValues] = useState<Values>(EMPTY);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [banner, setBanner] = useState<string | null>(null);
-  const [sent, setSent] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
-  const set = <K extends keyof Values>(key: K, value: Values[K]) => {
-    setValues((v) => ({ ...v, [key]: value }));
-    setErrors((e) => {
-      if (!(key in e)) return e;
-      const next = { ...e };
-      delete next[key];
-      return next;
-    });
-  };
+  const { id, values, set, errors, banner, sent, sending, checked, send, describedBy, fieldError } = usePublicForm(EMPTY, FIELDS);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -49,28 +35,17 @@ export function HouseholdForm({ code }: { code: string }) {
     const email = values.email.trim();
     if (email && !EMAIL.test(email)) found.email = HOUSEHOLD_TEXTS.email;
     if (email && !values.consentement) found.consentement = HOUSEHOLD_TEXTS.consentement;
-    setErrors(found);
-    if (Object.keys(found).length > 0) return setBanner('Vérifiez les champs signalés.');
-    setSending(true);
-    setBanner(null);
-    const result = await sendHousehold(code, {
-      prenom: values.prenom.trim() || null,
-      email: email || null,
-      consentement: email ? values.consentement : false,
-      personnes: count,
-      bioseau: values.bioseau,
-      ...(values.siteWeb ? { siteWeb: values.siteWeb } : {}),
-    });
-    setSending(false);
-    if (result.kind === 'ok') {
-      setValues(EMPTY);
-      setSent(result.message);
-    } else if (result.kind === 'invalid') {
-      const mine = result.errors.filter((e: FieldError) => FIELDS.has(e.key));
-      const others = result.errors.filter((e: FieldError) => !FIELDS.has(e.key)).map((e) => e.error);
-      setErrors(Object.fromEntries(mine.map((e) => [e.key, e.error])));
-      setBanner([result.message, ...others].join(' '));
-    } else setBanner(result.message);
+    if (!checked(found)) return;
+    await send(() =>
+      sendHousehold(code, {
+        prenom: values.prenom.trim() || null,
+        email: email || null,
+        consentement: email ? values.consentement : false,
+        personnes: count,
+        bioseau: values.bioseau,
+        ...(values.siteWeb ? { siteWeb: values.siteWeb } : {}),
+      }),
+    );
   };
 
   const title = <h2 id={`${id}-title`}>Je composte ici</h2>;
@@ -85,13 +60,6 @@ export function HouseholdForm({ code }: { code: string }) {
     );
   }
 
-  const describedBy = (key: string, help?: string) => [help, errors[key] ? `${id}-${key}-error` : null].filter(Boolean).join(' ') || undefined;
-  const fieldError = (key: string) =>
-    errors[key] ? (
-      <p id={`${id}-${key}-error`} className="ps-error">
-        {errors[key]}
-      </p>
-    ) : null;
 
   return (
     <section className="ps-card" aria-labelledby={`${id}-title`}>

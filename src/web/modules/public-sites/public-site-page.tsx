@@ -4,13 +4,13 @@
 // registers; a form to report a problem without an account; the programme's contact line. Plain React and a small stylesheet, no component
 // library: the page must come quickly on a phone with a weak connection (it is also its own
 // entry, public-site-main.tsx, served by the server with its data already in the page).
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { formatParisDate } from '../../../shared/dates';
-import type { FieldError } from '../../../shared/errors';
 import type { PublicSite, SignalementInput } from '../../../shared/schemas/public-sites';
 import { HouseholdForm } from './household-form';
 import { PublicPermanences } from './public-permanences';
 import { inlineSite, loadPublicSite, sendReport, type LoadResult } from './public-site.api';
+import { usePublicForm } from './use-public-form';
 import './public-site.css';
 
 type State = { kind: 'loading' } | LoadResult;
@@ -152,21 +152,7 @@ interface Values {
 const EMPTY: Values = { categorie: '', texte: '', email: '', consentement: false, siteWeb: '' };
 
 function ReportForm({ site }: { site: PublicSite }) {
-  const id = useId();
-  const [values, setValues] = useState<Values>(EMPTY);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [banner, setBanner] = useState<string | null>(null);
-  const [sent, setSent] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
-  const set = <K extends keyof Values>(key: K, value: Values[K]) => {
-    setValues((v) => ({ ...v, [key]: value }));
-    setErrors((e) => {
-      if (!(key in e)) return e;
-      const next = { ...e };
-      delete next[key];
-      return next;
-    });
-  };
+  const { id, values, set, errors, banner, sent, setSent, sending, checked, send, describedBy, fieldError } = usePublicForm(EMPTY);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -175,25 +161,16 @@ function ReportForm({ site }: { site: PublicSite }) {
     if (!values.categorie) found.categorie = 'Choisissez une catégorie';
     if (length < site.texteMin || length > site.texteMax) found.texte = `Entre ${site.texteMin} et ${site.texteMax} caractères`;
     if (values.email.trim() && !values.consentement) found.consentement = 'Cochez la case pour que nous puissions vous répondre, ou laissez l’adresse vide';
-    setErrors(found);
-    if (Object.keys(found).length > 0) return setBanner('Vérifiez les champs signalés.');
-    setSending(true);
-    setBanner(null);
-    const result = await sendReport(site.code, {
-      categorie: values.categorie as SignalementInput['categorie'],
-      texte: values.texte,
-      email: values.email.trim() || null,
-      consentement: values.consentement,
-      ...(values.siteWeb ? { siteWeb: values.siteWeb } : {}),
-    });
-    setSending(false);
-    if (result.kind === 'ok') {
-      setValues(EMPTY);
-      setSent(result.message);
-    } else if (result.kind === 'invalid') {
-      setErrors(Object.fromEntries(result.errors.map((e: FieldError) => [e.key, e.error])));
-      setBanner(result.message);
-    } else setBanner(result.message);
+    if (!checked(found)) return;
+    await send(() =>
+      sendReport(site.code, {
+        categorie: values.categorie as SignalementInput['categorie'],
+        texte: values.texte,
+        email: values.email.trim() || null,
+        consentement: values.consentement,
+        ...(values.siteWeb ? { siteWeb: values.siteWeb } : {}),
+      }),
+    );
   };
 
   if (sent) {
@@ -210,13 +187,6 @@ function ReportForm({ site }: { site: PublicSite }) {
     );
   }
 
-  const describedBy = (key: string, help?: string) => [help, errors[key] ? `${id}-${key}-error` : null].filter(Boolean).join(' ') || undefined;
-  const fieldError = (key: string) =>
-    errors[key] ? (
-      <p id={`${id}-${key}-error`} className="ps-error">
-        {errors[key]}
-      </p>
-    ) : null;
 
   return (
     <section className="ps-card" aria-labelledby={`${id}-title`}>
