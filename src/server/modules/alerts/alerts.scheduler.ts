@@ -3,23 +3,7 @@
 // itself makes sure that one run happens per scheduled time whatever the number of processes.
 import type { FastifyBaseLogger } from 'fastify';
 import { createAlertsJob, type AlertsJobDeps, type RunOutcome } from './alerts.service.js';
-
-const PARIS = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'Europe/Paris',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
-
-/** Paris wall-clock time of an instant, as a UTC-based millisecond count. */
-function parisWall(time: number): number {
-  const p = Object.fromEntries(PARIS.formatToParts(new Date(time)).map((x) => [x.type, Number(x.value)]));
-  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-}
+import { parisWall } from '../../../shared/paris-time.js';
 
 /** The instant it is `hh:mm` in Paris on the Paris day of `wall` (a wall-clock count); at a DST gap, the hour after. */
 function instantOf(wallDay: number, hh: number, mm: number): Date {

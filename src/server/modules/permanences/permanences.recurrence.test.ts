@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, parisDay, parisInstant, parseDay, parseWall } from './paris-time.js';
+import { addDays, parisDay, parisInstant, parseDay, parseWall } from '../../../shared/paris-time.js';
 import { occurrences } from './permanences.recurrence.js';
 
 const wall = (local: string) => parseWall(local)!;

@@ -10,7 +10,7 @@
 // Occurrences fall on Paris days up to `jusqua` included.
 import * as rrulePackage from 'rrule';
 import type { PermanenceFrequence } from '../../../shared/schemas/permanences.js';
-import { instantOfWall, parseDay } from './paris-time.js';
+import { instantOfWall, parseDay } from '../../../shared/paris-time.js';
 
 // rrule ships CommonJS to Node: its classes are on the default export there, named under a bundler.
 const { RRule } = (rrulePackage as unknown as { default?: typeof rrulePackage }).default ?? rrulePackage;

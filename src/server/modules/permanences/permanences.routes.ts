@@ -26,7 +26,7 @@ import { NotFoundError } from '../../errors.js';
 import { createPermanencesService } from './permanences.service.js';
 import { createPermanencesRepository } from './permanences.repository.js';
 import { ICS_CONTENT_TYPE, permanencesCalendar } from './permanences.ics.js';
-import { DAY_MS } from './paris-time.js';
+import { DAY_MS } from '../../../shared/paris-time.js';
 
 /** The feed covers openings from this many days back to FEED_DAYS_AHEAD days ahead. */
 const FEED_DAYS_BACK = 30;

@@ -29,7 +29,7 @@ import {
 } from '../../../shared/schemas/permanences.js';
 import { createHouseholdMailing } from '../households/public.js';
 import { createPermanencesRepository, type PermanenceListRecord, type PermanenceRecord, type PermanencesRepository, type SiteInfo } from './permanences.repository.js';
-import { DAY_MS, addDays, instantOfWall, parseDay, parseWall } from './paris-time.js';
+import { DAY_MS, addDays, instantOfWall, parseDay, parseWall } from '../../../shared/paris-time.js';
 import { occurrences, type Occurrence } from './permanences.recurrence.js';
 import { cancelledHouseholdMail, cancelledOpenerMail, type OpeningFacts } from './permanences.mails.js';
 import { siteAddress, siteName } from './permanences.ics.js';

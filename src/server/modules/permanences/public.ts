@@ -9,7 +9,7 @@ import type { Mailer } from '../../mailer.js';
 import type { PublicPermanence } from '../../../shared/schemas/permanences.js';
 import { formatParisDateTime } from '../../../shared/dates.js';
 import { createPermanencesRepository } from './permanences.repository.js';
-import { addDays, parisDay } from './paris-time.js';
+import { addDays, parisDay } from '../../../shared/paris-time.js';
 import { permanencesCalendar, siteAddress, siteName } from './permanences.ics.js';
 import { reminderMail } from './permanences.mails.js';
 

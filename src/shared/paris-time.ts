@@ -1,6 +1,6 @@
-// Paris wall-clock times and the instants they stand for. People type an opening's start and end
-// as Paris wall-clock times ('2027-10-30T17:00'); the database keeps instants. Two wall-clock
-// hours a year are not one instant each:
+// Paris wall-clock times and the instants they stand for (the permanences, the hour of the daily
+// jobs). People type an opening's start and end as Paris wall-clock times ('2027-10-30T17:00');
+// the database keeps instants. Two wall-clock hours a year are not one instant each:
 // - the hour skipped in spring (last Sunday of March, 02:00-02:59 does not exist): the time is
 //   read one hour later (02:30 -> 03:30 summer time), as a clock put forward would show it;
 // - the hour lived twice in autumn (last Sunday of October, 02:00-02:59 happens twice): the
