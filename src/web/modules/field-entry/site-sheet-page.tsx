@@ -55,6 +55,7 @@ import { InterventionBlockFields } from './intervention-block-fields';
 import { PhotoPicker, type PhotoDraft } from './photo-picker';
 import { PROCESSED_MESSAGE } from './site-sheet-messages';
 import { PageTitle } from '../../components/page-title';
+import { EntryBanner } from './entry-banner';
 import { can } from '../../../shared/permissions';
 import { permanencesPath } from '../permanences/public';
 import { foyersPath } from '../households/public';
@@ -356,22 +357,7 @@ function SiteSheetForm({ site, offlineSince, dataUpdatedAt, typeActions, constan
             </Alert>
           )}
           {banner && (
-            <Alert color="red" role="alert" title={banner.title} ref={bannerRef} tabIndex={-1}>
-              {banner.lines.length > 0 && (
-                <Stack gap={2}>
-                  {banner.lines.map((line) => (
-                    <Text key={line} size="sm">
-                      {line}
-                    </Text>
-                  ))}
-                  {stored && (
-                    <Anchor component={Link} to={OUTBOX_PATH} size="sm">
-                      Voir les envois
-                    </Anchor>
-                  )}
-                </Stack>
-              )}
-            </Alert>
+            <EntryBanner banner={banner} stored={stored} ref={bannerRef} />
           )}
           {cells.length === 0 && <Alert color="orange">Ce site n’a aucune cellule active.</Alert>}
 

@@ -6,9 +6,8 @@
 // the server refused reopens here with its errors under the fields (`entry`), keeping its
 // clientId.
 import { useState, type ChangeEvent, type FormEvent } from 'react';
-import { Alert, Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { Link } from 'react-router';
 import { bilanSchema, PERMANENCE_MESSAGES, type BilanInput, type PermanenceRow } from '../../../shared/schemas/permanences';
 import { issuesToFieldErrors, type FieldError } from '../../../shared/errors';
 import { Dialog } from '../../components/dialog';
@@ -20,12 +19,12 @@ import { submitBilan } from '../../offline/outbox-runner';
 import type { BilanEntry } from '../../offline/outbox';
 import { useSessionStore } from '../../session/session-store';
 import { formatPermanenceWhen } from './permanence-format';
+import { EntryBanner } from '../field-entry/public';
 
 export const BILAN_QUEUED_MESSAGE = 'Bilan enregistré sur le téléphone, il sera envoyé dès le retour du réseau';
 export const BILAN_NOT_SENT_MESSAGE = 'Bilan non enregistré : pas de réseau. Il est toujours dans le formulaire : enregistrez-le de nouveau dès que possible.';
 export const BILAN_INVALID_MESSAGE = 'Veuillez corriger les champs signalés';
 const KG_HINT = 'Laissé vide, le poids est estimé à partir des seaux';
-const OUTBOX_PATH = '/admin/envois';
 
 type Field = 'foyers' | 'seaux' | 'kg' | 'temperature';
 /** As typed: plain text inputs with the phone's number keyboard, a decimal comma accepted. */
@@ -160,22 +159,7 @@ export function BilanDialog({ permanence, siteLabel, entry, onClose }: BilanDial
         <Stack gap="sm">
           <Text size="sm">Permanence du {when}</Text>
           {banner && (
-            <Alert color="red" role="alert" title={banner.title}>
-              {(banner.lines.length > 0 || stored) && (
-                <Stack gap={2}>
-                  {banner.lines.map((line) => (
-                    <Text key={line} size="sm">
-                      {line}
-                    </Text>
-                  ))}
-                  {stored && (
-                    <Anchor component={Link} to={OUTBOX_PATH} size="sm">
-                      Voir les envois
-                    </Anchor>
-                  )}
-                </Stack>
-              )}
-            </Alert>
+            <EntryBanner banner={banner} stored={stored} />
           )}
           <TextInput label="Foyers reçus" withAsterisk inputMode="numeric" autoComplete="off" value={values.foyers} onChange={set('foyers')} error={errors.foyers} />
           <TextInput label="Seaux apportés" withAsterisk inputMode="numeric" autoComplete="off" value={values.seaux} onChange={set('seaux')} error={errors.seaux} />
