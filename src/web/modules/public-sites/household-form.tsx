@@ -7,7 +7,7 @@
 import type { FormEvent } from 'react';
 import { HOUSEHOLD_PERSONNES_MAX, HOUSEHOLD_PRENOM_MAX, HOUSEHOLD_TEXTS } from './household-texts';
 import { sendHousehold } from './public-site.api';
-import { usePublicForm } from './use-public-form';
+import { EmailWithConsent, RobotTrapAndSubmit, usePublicForm } from './use-public-form';
 
 interface Values {
   prenom: string;
@@ -24,7 +24,8 @@ const FIELDS = new Set<string>(['prenom', 'email', 'consentement', 'personnes'])
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function HouseholdForm({ code }: { code: string }) {
-  const { id, values, set, errors, banner, sent, sending, checked, send, describedBy, fieldError } = usePublicForm(EMPTY, FIELDS);
+  const form = usePublicForm(EMPTY, FIELDS);
+  const { id, values, set, errors, banner, sent, checked, send, describedBy, fieldError } = form;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -112,54 +113,14 @@ export function HouseholdForm({ code }: { code: string }) {
           <span>J’ai reçu un bio-seau</span>
         </label>
 
-        <label htmlFor={`${id}-email`} className="ps-label">
-          Adresse mail pour recevoir les nouvelles du site (facultatif)
-        </label>
-        <input
-          id={`${id}-email`}
-          name="email"
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          maxLength={254}
-          value={values.email}
-          aria-invalid={errors.email ? true : undefined}
-          aria-describedby={describedBy('email', `${id}-email-help`)}
-          onChange={(e) => set('email', e.currentTarget.value)}
+        <EmailWithConsent
+          form={form}
+          label="Adresse mail pour recevoir les nouvelles du site (facultatif)"
+          help="Les permanences annulées et les nouvelles que les référents envoient ; vous pourrez les arrêter à tout moment."
+          consent="J’accepte que cette adresse serve uniquement à m’envoyer les nouvelles de ce site. Seuls les référents du site la voient ; chaque message contient un lien pour ne plus les recevoir ou quitter le site."
         />
-        <p id={`${id}-email-help`} className="ps-help">
-          Les permanences annulées et les nouvelles que les référents envoient ; vous pourrez les arrêter à tout moment.
-        </p>
-        {fieldError('email')}
-        {values.email.trim() !== '' && (
-          <>
-            <label className="ps-consent">
-              <input
-                type="checkbox"
-                name="consentement"
-                checked={values.consentement}
-                aria-invalid={errors.consentement ? true : undefined}
-                aria-describedby={describedBy('consentement')}
-                onChange={(e) => set('consentement', e.currentTarget.checked)}
-              />
-              <span>
-                J’accepte que cette adresse serve uniquement à m’envoyer les nouvelles de ce site. Seuls les référents du site la voient ; chaque message
-                contient un lien pour ne plus les recevoir ou quitter le site.
-              </span>
-            </label>
-            {fieldError('consentement')}
-          </>
-        )}
 
-        {/* Left empty by people (hidden from sight and from screen readers); robots fill it. */}
-        <div className="ps-hp" aria-hidden="true">
-          <label htmlFor={`${id}-site-web`}>Site web</label>
-          <input id={`${id}-site-web`} name="site_web" type="text" tabIndex={-1} autoComplete="off" value={values.siteWeb} onChange={(e) => set('siteWeb', e.currentTarget.value)} />
-        </div>
-
-        <button type="submit" className="ps-button" disabled={sending}>
-          {sending ? 'Envoi…' : 'Inscrire mon foyer'}
-        </button>
+        <RobotTrapAndSubmit form={form} label="Inscrire mon foyer" />
       </form>
     </section>
   );

@@ -10,7 +10,7 @@ import type { PublicSite, SignalementInput } from '../../../shared/schemas/publi
 import { HouseholdForm } from './household-form';
 import { PublicPermanences } from './public-permanences';
 import { inlineSite, loadPublicSite, sendReport, type LoadResult } from './public-site.api';
-import { usePublicForm } from './use-public-form';
+import { EmailWithConsent, RobotTrapAndSubmit, usePublicForm } from './use-public-form';
 import './public-site.css';
 
 type State = { kind: 'loading' } | LoadResult;
@@ -152,7 +152,8 @@ interface Values {
 const EMPTY: Values = { categorie: '', texte: '', email: '', consentement: false, siteWeb: '' };
 
 function ReportForm({ site }: { site: PublicSite }) {
-  const { id, values, set, errors, banner, sent, setSent, sending, checked, send, describedBy, fieldError } = usePublicForm(EMPTY);
+  const form = usePublicForm(EMPTY);
+  const { id, values, set, errors, banner, sent, setSent, checked, send, describedBy, fieldError } = form;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -232,54 +233,14 @@ function ReportForm({ site }: { site: PublicSite }) {
         </p>
         {fieldError('texte')}
 
-        <label htmlFor={`${id}-email`} className="ps-label">
-          Adresse mail (facultatif)
-        </label>
-        <input
-          id={`${id}-email`}
-          name="email"
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          maxLength={254}
-          value={values.email}
-          aria-invalid={errors.email ? true : undefined}
-          aria-describedby={describedBy('email', `${id}-email-help`)}
-          onChange={(e) => set('email', e.currentTarget.value)}
+        <EmailWithConsent
+          form={form}
+          label="Adresse mail (facultatif)"
+          help="Pour recevoir une réponse quand votre signalement aura été traité."
+          consent="J’accepte que cette adresse serve uniquement à me répondre au sujet de ce signalement. Elle n’est montrée à personne et elle est effacée dès que le signalement est traité."
         />
-        <p id={`${id}-email-help`} className="ps-help">
-          Pour recevoir une réponse quand votre signalement aura été traité.
-        </p>
-        {fieldError('email')}
-        {values.email.trim() !== '' && (
-          <>
-            <label className="ps-consent">
-              <input
-                type="checkbox"
-                name="consentement"
-                checked={values.consentement}
-                aria-invalid={errors.consentement ? true : undefined}
-                aria-describedby={describedBy('consentement')}
-                onChange={(e) => set('consentement', e.currentTarget.checked)}
-              />
-              <span>
-                J’accepte que cette adresse serve uniquement à me répondre au sujet de ce signalement. Elle n’est montrée à personne et elle est effacée dès
-                que le signalement est traité.
-              </span>
-            </label>
-            {fieldError('consentement')}
-          </>
-        )}
 
-        {/* Left empty by people (hidden from sight and from screen readers); robots fill it. */}
-        <div className="ps-hp" aria-hidden="true">
-          <label htmlFor={`${id}-site-web`}>Site web</label>
-          <input id={`${id}-site-web`} name="site_web" type="text" tabIndex={-1} autoComplete="off" value={values.siteWeb} onChange={(e) => set('siteWeb', e.currentTarget.value)} />
-        </div>
-
-        <button type="submit" className="ps-button" disabled={sending}>
-          {sending ? 'Envoi…' : 'Envoyer le signalement'}
-        </button>
+        <RobotTrapAndSubmit form={form} label="Envoyer le signalement" />
       </form>
     </section>
   );

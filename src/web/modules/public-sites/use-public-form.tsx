@@ -8,7 +8,14 @@ import type { SendResult } from './public-site.api';
 
 export const CHECK_FIELDS = 'Vérifiez les champs signalés.';
 
-export function usePublicForm<V extends object>(empty: V, fields?: ReadonlySet<string>) {
+/** What every public form holds besides its own fields: an optional e-mail, its consent, the hidden field. */
+interface ContactValues {
+  email: string;
+  consentement: boolean;
+  siteWeb: string;
+}
+
+export function usePublicForm<V extends ContactValues>(empty: V, fields?: ReadonlySet<string>) {
   const id = useId();
   const [values, setValues] = useState<V>(empty);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -62,4 +69,67 @@ export function usePublicForm<V extends object>(empty: V, fields?: ReadonlySet<s
     ) : null;
 
   return { id, values, set, errors, banner, sent, setSent, sending, checked, send, describedBy, fieldError };
+}
+
+type PublicForm<V extends ContactValues> = ReturnType<typeof usePublicForm<V>>;
+
+/** The optional e-mail, what it is for, and the consent asked once an address is typed. */
+export function EmailWithConsent<V extends ContactValues>({ form, label, help, consent }: { form: PublicForm<V>; label: string; help: string; consent: string }) {
+  const { id, values, set, errors, describedBy, fieldError } = form;
+  return (
+    <>
+      <label htmlFor={`${id}-email`} className="ps-label">
+        {label}
+      </label>
+      <input
+        id={`${id}-email`}
+        name="email"
+        type="email"
+        inputMode="email"
+        autoComplete="email"
+        maxLength={254}
+        value={values.email}
+        aria-invalid={errors.email ? true : undefined}
+        aria-describedby={describedBy('email', `${id}-email-help`)}
+        onChange={(e) => set('email', e.currentTarget.value as V['email'])}
+      />
+      <p id={`${id}-email-help`} className="ps-help">
+        {help}
+      </p>
+      {fieldError('email')}
+      {values.email.trim() !== '' && (
+        <>
+          <label className="ps-consent">
+            <input
+              type="checkbox"
+              name="consentement"
+              checked={values.consentement}
+              aria-invalid={errors.consentement ? true : undefined}
+              aria-describedby={describedBy('consentement')}
+              onChange={(e) => set('consentement', e.currentTarget.checked as V['consentement'])}
+            />
+            <span>{consent}</span>
+          </label>
+          {fieldError('consentement')}
+        </>
+      )}
+    </>
+  );
+}
+
+/** A field people never see nor hear, that robots fill (the server drops what they send), and the send button. */
+export function RobotTrapAndSubmit<V extends ContactValues>({ form, label }: { form: PublicForm<V>; label: string }) {
+  const { id, values, set, sending } = form;
+  return (
+    <>
+      <div className="ps-hp" aria-hidden="true">
+        <label htmlFor={`${id}-site-web`}>Site web</label>
+        <input id={`${id}-site-web`} name="site_web" type="text" tabIndex={-1} autoComplete="off" value={values.siteWeb} onChange={(e) => set('siteWeb', e.currentTarget.value as V['siteWeb'])} />
+      </div>
+
+      <button type="submit" className="ps-button" disabled={sending}>
+        {sending ? 'Envoi…' : label}
+      </button>
+    </>
+  );
 }
