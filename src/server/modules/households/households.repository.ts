@@ -80,11 +80,15 @@ export function createHouseholdsRepository(db: Db) {
 
     find: (id: number) => db.selectFrom('foyer').select(['id', 'site_id as siteId', 'statut']).where('id', '=', id).executeTakeFirst(),
 
-    /** Confirms or refuses a waiting household; false when it was no longer waiting. */
+    /**
+     * Confirms or refuses a waiting household; false when it was no longer waiting. A refused
+     * household's first name and e-mail are erased with the decision: nobody needs them any more.
+     */
     async decide(id: number, statut: 'confirme' | 'refuse', accountId: number): Promise<boolean> {
+      const erased = statut === 'refuse' ? { prenom: null, email: null, nouvelles: false } : {};
       const r = await db
         .updateTable('foyer')
-        .set({ statut, traite_le: sql<Date>`now()`, traite_par: accountId })
+        .set({ statut, traite_le: sql<Date>`now()`, traite_par: accountId, ...erased })
         .where('id', '=', id)
         .where('statut', '=', 'en_attente')
         .executeTakeFirst();

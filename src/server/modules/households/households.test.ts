@@ -244,18 +244,18 @@ describe.each(TEST_DRIVERS)('households API (%s)', (driver) => {
       expect((await ctx.db.selectFrom('foyer').select('statut').where('id', '=', waitingOld).executeTakeFirstOrThrow()).statut).toBe('en_attente');
     });
 
-    it('confirms or refuses a waiting household once; a second decision is refused (409)', async () => {
-      const a = await household(s.id, { statut: 'en_attente' });
-      const b = await household(s.id, { statut: 'en_attente' });
+    it('confirms or refuses a waiting household once, erasing a refused one\'s name and e-mail; a second decision is refused (409)', async () => {
+      const a = await household(s.id, { statut: 'en_attente', prenom: 'Alice', email: 'alice@exemple.fr' });
+      const b = await household(s.id, { statut: 'en_attente', prenom: 'Bruno', email: 'bruno@exemple.fr' });
       const ok = await call('PUT', `/api/admin/foyer/valider/${a}`, ref);
       expect(ok.statusCode, ok.body).toBe(200);
       expect(ok.json()).toEqual({ status: 'success', message: FOYER_MESSAGES.confirmed });
       const no = await call('PUT', `/api/admin/foyer/refuser/${b}`, siteAdmin);
       expect(no.json()).toEqual({ status: 'success', message: FOYER_MESSAGES.refused });
-      const rows = await ctx.db.selectFrom('foyer').select(['id', 'statut', 'traite_par', 'traite_le']).where('id', 'in', [a, b]).orderBy('id').execute();
-      expect(rows.map((r) => [r.statut, r.traite_par])).toEqual([
-        ['confirme', ref.id],
-        ['refuse', siteAdmin.id],
+      const rows = await ctx.db.selectFrom('foyer').select(['id', 'statut', 'traite_par', 'traite_le', 'prenom', 'email', 'nouvelles']).where('id', 'in', [a, b]).orderBy('id').execute();
+      expect(rows.map((r) => [r.statut, r.traite_par, r.prenom, r.email, r.nouvelles])).toEqual([
+        ['confirme', ref.id, 'Alice', 'alice@exemple.fr', true],
+        ['refuse', siteAdmin.id, null, null, false],
       ]);
       expect(rows.every((r) => r.traite_le !== null)).toBe(true);
       for (const [action, id] of [

@@ -142,7 +142,7 @@ function HouseholdLists({ siteId, rows }: { siteId: number; rows: FoyerRow[] }) 
                     onClick={() =>
                       confirm({
                         title: 'Refuser ce foyer ?',
-                        message: 'Il ne comptera pas pour le site et ne recevra pas ses nouvelles.',
+                        message: 'Il ne comptera pas pour le site et ne recevra pas ses nouvelles ; son prénom et son adresse mail seront effacés.',
                         confirmLabel: 'Refuser',
                         cancelLabel: 'Annuler',
                         onConfirm: () => void act(f, refuseHousehold),
