@@ -90,7 +90,8 @@ export function lanUrls(host: string, port: number, scheme: string): string[] {
   return out;
 }
 
-async function prepareDatabase(handle: DatabaseHandle, config: Config, log: pino.Logger): Promise<AdminSeedResult> {
+/** Migrates and seeds; `grew`: migrations ran or the demo programme was written (much written at once). */
+async function prepareDatabase(handle: DatabaseHandle, config: Config, log: pino.Logger): Promise<{ admin: AdminSeedResult; grew: boolean }> {
   const { db } = handle;
   // A newer release migrated this database: running older code on it would misread it.
   await assertSchemaKnown(db);
@@ -101,11 +102,13 @@ async function prepareDatabase(handle: DatabaseHandle, config: Config, log: pino
   const admin = await seedAdmin(db, config);
   // The generated password is only ever returned to the caller, which prints it once.
   if (admin.created) log.info(`Premier administrateur créé : « ${admin.login} »`);
+  let demoCreated = false;
   if (config.DEMO_DATA) {
     const demo = await seedDemoData(db);
+    demoCreated = demo.created;
     if (demo.created) log.info(`Programme de démonstration créé : ${demo.sites} sites, ${demo.interventions} interventions`);
   }
-  return admin;
+  return { admin, grew: applied.length > 0 || demoCreated };
 }
 
 /** How long a start waits for a PostgreSQL server that does not answer yet (starting up, rebooting). */
@@ -125,8 +128,9 @@ export async function startServer(config: Config, opts: { webDir?: string; datab
   // A certificate that cannot serve stops the start before the database opens.
   const https = config.TLS_CERT && config.TLS_KEY ? readTls(config.TLS_CERT, config.TLS_KEY, log) : undefined;
   let handle: DatabaseHandle;
+  const open = () => openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, waitMs, log, statementTimeoutMs: config.DB_STATEMENT_TIMEOUT * 1000 });
   try {
-    handle = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir, waitMs, log, statementTimeoutMs: config.DB_STATEMENT_TIMEOUT * 1000 });
+    handle = await open();
   } catch (e) {
     if (e instanceof DatabaseLockedError) throw e;
     if (config.DATABASE_URL && isDatabaseUnavailable(e)) {
@@ -142,7 +146,16 @@ export async function startServer(config: Config, opts: { webDir?: string; datab
   let admin: AdminSeedResult;
   let mailer: ReturnType<typeof createMailer>;
   try {
-    admin = await prepareDatabase(handle, config, log);
+    const prepared = await prepareDatabase(handle, config, log);
+    admin = prepared.admin;
+    if (handle.kind === 'pglite' && prepared.grew) {
+      // Migrating a new embedded database (or writing the demo programme) grows PGlite's
+      // WebAssembly memory by hundreds of MB, which it never gives back: the server would keep
+      // them until its next restart. A fresh engine on the same files starts from what the data
+      // needs (docs/deploy.md, "A small server").
+      await handle.close();
+      handle = await open();
+    }
     mailer = createMailer({ smtpUrl: config.SMTP_URL, mailDir: path.join(config.dataDir, 'mail'), from: config.MAIL_FROM, log });
     const webDir = opts.webDir && fs.existsSync(path.join(opts.webDir, 'index.html')) ? opts.webDir : undefined;
     app = await createApp({ db: handle.db, mailer, authChanges: handle.changes, poolStats: handle.poolStats, config: { ...config, webDir } }, { loggerInstance: log, ...(https ? { https } : {}) });
