@@ -51,9 +51,15 @@ async function main() {
   const dataDir = url ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'compost-bench-import-'));
   if (dataDir) handle = await openDatabase({ dataDir });
   if (!handle) throw new Error("no database");
+  await migrate(handle.db);
+  await seedCities(handle.db, '242900314');
+  // As the server does after migrating a new embedded database (main.ts): a fresh engine, so
+  // that the memory measured is the import's, not the migrations'.
+  if (dataDir) {
+    await handle.close();
+    handle = await openDatabase({ dataDir });
+  }
   const db = handle.db;
-  await migrate(db);
-  await seedCities(db, '242900314');
   const deps = { db, mailer: createMemoryMailer(), authChanges: handle.changes, config: { APP_NAME: 'Bench', APP_CONTACT: '', publicUrl: 'http://localhost', secureCookies: false, TERRITORY: '242900314' } };
   const app = await createApp(deps);
   if (!app.hasRoute({ method: 'POST', url: '/api/admin/import/:kind' })) await app.register(importsRoutes, { prefix: '/api', ...deps });
