@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { TEST_DRIVERS, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
 import { createSite } from '../field-entry/test-factories.js';
 import { createStatisticsRepository } from './statistics.repository.js';
+import { insertFoyer, insertPermanence, type FoyerStatut } from '../../../../tests/helpers/people-fixtures.js';
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;
 
@@ -22,24 +23,8 @@ describe.each(TEST_DRIVERS)('statistics of households and kilos diverted (%s)', 
   let b: { id: number };
   const get = (url: string, c = cookie) => ctx.app.inject({ url, headers: { cookie: c } });
 
-  async function foyer(site: { id: number }, statut: 'en_attente' | 'confirme' | 'refuse', traite: string | null, personnes: number) {
-    await ctx.db.insertInto('foyer').values({ site_id: site.id, personnes, bioseau: false, statut, traite_le: traite === null ? null : new Date(traite) }).execute();
-  }
-
-  async function permanence(site: { id: number }, debut: string, opts: { kg?: number; estime?: boolean; annulee?: boolean } = {}) {
-    const start = new Date(debut);
-    await ctx.db
-      .insertInto('permanence')
-      .values({
-        site_id: site.id,
-        debut: start,
-        fin: new Date(start.getTime() + 2 * 3600_000),
-        annulee_le: opts.annulee ? start : null,
-        motif_annulation: opts.annulee ? 'Pluie' : null,
-        ...(opts.kg === undefined ? {} : { bilan_foyers: 5, bilan_seaux: 4, bilan_kg: opts.kg, bilan_kg_estime: opts.estime ?? false, bilan_le: start }),
-      })
-      .execute();
-  }
+  const foyer = (site: { id: number }, statut: FoyerStatut, traite: string | null, personnes: number) => insertFoyer(ctx.db, site, statut, traite, personnes);
+  const permanence = (site: { id: number }, debut: string, opts: Parameters<typeof insertPermanence>[3] = {}) => insertPermanence(ctx.db, site, debut, opts);
 
   beforeAll(async () => {
     ctx = await createTestApp(driver);

@@ -8,6 +8,7 @@ import { createEquippedSite } from '../field-entry/test-factories.js';
 import { STATS_SERIES } from '../../../shared/schemas/statistics.js';
 import { REPORT_LITRES, type YearlyReport } from '../../../shared/schemas/yearly-report.js';
 import { createYearlyReportService } from './yearly-report.service.js';
+import { insertFoyer, insertPermanence, type FoyerStatut } from '../../../../tests/helpers/people-fixtures.js';
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;
 type Logged = Awaited<ReturnType<typeof loggedAs>>;
@@ -44,24 +45,8 @@ describe.each(TEST_DRIVERS)('yearly report (%s)', (driver) => {
       .execute();
   }
 
-  async function foyer(site: { id: number }, statut: 'en_attente' | 'confirme' | 'refuse', traite: string | null, personnes: number) {
-    await ctx.db.insertInto('foyer').values({ site_id: site.id, personnes, bioseau: true, statut, traite_le: traite === null ? null : new Date(traite) }).execute();
-  }
-
-  async function permanence(site: { id: number }, debut: string, opts: { kg?: number; estime?: boolean; annulee?: boolean } = {}) {
-    const start = new Date(debut);
-    await ctx.db
-      .insertInto('permanence')
-      .values({
-        site_id: site.id,
-        debut: start,
-        fin: new Date(start.getTime() + 2 * 3600_000),
-        annulee_le: opts.annulee ? new Date(start.getTime() - 86400_000) : null,
-        motif_annulation: opts.annulee ? 'Travaux' : null,
-        ...(opts.kg === undefined ? {} : { bilan_foyers: 6, bilan_seaux: 3, bilan_kg: opts.kg, bilan_kg_estime: opts.estime ?? false, bilan_le: start }),
-      })
-      .execute();
-  }
+  const foyer = (site: { id: number }, statut: FoyerStatut, traite: string | null, personnes: number) => insertFoyer(ctx.db, site, statut, traite, personnes);
+  const permanence = (site: { id: number }, debut: string, opts: Parameters<typeof insertPermanence>[3] = {}) => insertPermanence(ctx.db, site, debut, opts);
 
   beforeAll(async () => {
     ctx = await createTestApp(driver);

@@ -5,6 +5,7 @@
 // with the sheet's banner.
 export { constantesQuery, siteInfosQuery } from './field-entry.api';
 export { EntryBanner } from './entry-banner';
+export { PageAlert } from './page-alert';
 export { InterventionBlockFields, type BlockField } from './intervention-block-fields';
 export {
   DATE_FORMAT,

@@ -56,6 +56,7 @@ import { PhotoPicker, type PhotoDraft } from './photo-picker';
 import { PROCESSED_MESSAGE } from './site-sheet-messages';
 import { PageTitle } from '../../components/page-title';
 import { EntryBanner } from './entry-banner';
+import { PageAlert } from './page-alert';
 import { can } from '../../../shared/permissions';
 import { permanencesPath } from '../permanences/public';
 import { foyersPath } from '../households/public';
@@ -164,19 +165,6 @@ export function SiteSheetPage() {
       entryPhotos={entryPhotos}
       prefill={prefill}
     />
-  );
-}
-
-function PageAlert({ text }: { text: string }) {
-  return (
-    <Stack maw={720} mx="auto">
-      <Alert color="red" role="alert">
-        {text}
-      </Alert>
-      <Anchor component={Link} to={SITE_CHOICE_PATH}>
-        Retour au choix du site
-      </Anchor>
-    </Stack>
   );
 }
 

@@ -15,7 +15,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { can } from '../../../shared/permissions';
 import { formatParisDate } from '../../../shared/dates';
 import { PERMANENCE_FREQUENCES, PERMANENCE_MESSAGES, type PermanenceRow } from '../../../shared/schemas/permanences';
-import { AccessDenied, SITE_CHOICE_PATH } from '../../components/access-denied';
+import { AccessDenied } from '../../components/access-denied';
 import { DataAge } from '../../components/data-age';
 import { PageTitle } from '../../components/page-title';
 import { Loading } from '../../components/query-state';
@@ -26,7 +26,7 @@ import { useIsOffline } from '../../offline/connectivity';
 import { useOutboxEntries } from '../../offline/hooks';
 import { isBilanEntry, type BilanEntry } from '../../offline/outbox';
 import { useSessionStore } from '../../session/session-store';
-import { siteInfosQuery } from '../field-entry/public';
+import { PageAlert, siteInfosQuery } from '../field-entry/public';
 import { BilanDialog } from './bilan-dialog';
 import { CancelDialog } from './cancel-dialog';
 import { PermanenceFormDialog } from './permanence-form-dialog';
@@ -71,11 +71,11 @@ export function PermanencesPage() {
     },
   });
 
-  if (!valid) return <PageError text="Site introuvable" />;
+  if (!valid) return <PageAlert title="Permanences" text="Site introuvable" />;
   if (list.isError && list.data === undefined) {
     const status = list.error instanceof HTTPError ? list.error.response.status : null;
     if (status === 403) return <AccessDenied>Vous ne gérez pas les permanences de ce site. Vous restez connecté.</AccessDenied>;
-    if (status === 404) return <PageError text="Site introuvable" />;
+    if (status === 404) return <PageAlert title="Permanences" text="Site introuvable" />;
   }
 
   const site = infos.data?.data;
@@ -303,19 +303,5 @@ function PermanenceCard({ permanence: p, queued, actions }: { permanence: Perman
         </Group>
       </Stack>
     </Card>
-  );
-}
-
-function PageError({ text }: { text: string }) {
-  return (
-    <Stack maw={720} mx="auto">
-      <PageTitle>Permanences</PageTitle>
-      <Alert color="red" role="alert">
-        {text}
-      </Alert>
-      <Anchor component={Link} to={SITE_CHOICE_PATH}>
-        Retour au choix du site
-      </Anchor>
-    </Stack>
   );
 }
