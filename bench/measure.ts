@@ -17,6 +17,7 @@
 //     worker thread (PGLITE_WORKER=1), in alternating rounds, and the export's duration in each.
 // Writes bench/results/<dataset>-<timestamp>.json. Target misses are reported, never fatal.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { startCommand } from './start-command.js';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -145,7 +146,9 @@ interface Child {
   stop(): Promise<void>;
 }
 
-const tsxArgs = (file: string) => ['--import', 'tsx', file];
+// Servers start as `npm start` starts them: its environment (malloc arenas) and node flags.
+const start = startCommand();
+const tsxArgs = (file: string) => [...start.nodeArgs, file];
 
 function rssOf(pid: number | undefined): number | null {
   if (!pid) return null;
@@ -174,7 +177,7 @@ async function startBenchServer(env: Record<string, string>): Promise<Child> {
   const proc = spawn(process.execPath, tsxArgs(path.join(here, 'server-child.ts')), {
     cwd: root,
     // No daily backup nor alerts run: at start each would catch up the missed one, whole-table reads beside the timings.
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DEMO_DATA: '', BACKUP_AT: 'off', ALERTS_AT: 'off', ...env },
+    env: { ...process.env, ...start.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DEMO_DATA: '', BACKUP_AT: 'off', ALERTS_AT: 'off', ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     serialization: 'advanced',
   });
@@ -213,7 +216,7 @@ async function startAppServer(env: Record<string, string>): Promise<{ proc: Chil
   const t0 = performance.now();
   const proc = spawn(process.execPath, tsxArgs(path.join(root, 'src/server/start.ts')), {
     cwd: root,
-    env: { ...process.env, SKIP_BUILD: '1', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DEMO_DATA: '', BACKUP_AT: 'off', ALERTS_AT: 'off', ...env },
+    env: { ...process.env, ...start.env, SKIP_BUILD: '1', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DEMO_DATA: '', BACKUP_AT: 'off', ALERTS_AT: 'off', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   proc.stdout!.resume();

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { startCommand } from './start-command.js';
 import { BENCH_ADMIN_LOGIN, BENCH_PASSWORD, BENCH_PROVIDER_EMAIL, preparePgliteDataset } from './dataset.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -58,11 +59,12 @@ export async function measureMemory(opts: { seconds?: number; runs?: number } = 
   const port = 20000 + Math.floor(Math.random() * 20000);
   const url = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
-  // The node flags of `npm start` (package.json) and of deploy/compost.service.
-  const proc = spawn(process.execPath, ['--max-semi-space-size=2', '--import', 'tsx', path.join(root, 'src/server/start.ts')], {
+  // The environment and node flags of `npm start` (package.json) and of deploy/compost.service.
+  const start = startCommand();
+  const proc = spawn(process.execPath, [...start.nodeArgs, path.join(root, 'src/server/start.ts')], {
     cwd: root,
     // The daily jobs stay off: a catch-up backup or alerts run at start would be measured too.
-    env: { ...process.env, SKIP_BUILD: '1', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn', DEMO_DATA: '', BACKUP_AT: 'off', ALERTS_AT: 'off' },
+    env: { ...process.env, ...start.env, SKIP_BUILD: '1', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn', DEMO_DATA: '', BACKUP_AT: 'off', ALERTS_AT: 'off' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const pid = proc.pid!;
