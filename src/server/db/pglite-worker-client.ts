@@ -3,8 +3,8 @@
 // a transaction holding the connection until it ends, the auth-change watcher on this side).
 // The main thread waits for a statement without running it: other requests are served
 // meanwhile, and only the rows' copy across the threads lands here.
-import v8 from 'node:v8';
 import { Worker } from 'node:worker_threads';
+import { favourSmallHeap } from '../gc-tuning.js';
 import type { PGliteQueries } from './pglite-dialect.js';
 import type { SerializedError, WorkerOptions, WorkerReply, WorkerRequest, WorkerResult, WorkerStartup } from './pglite-worker.js';
 
@@ -33,11 +33,8 @@ export class PGliteWorkerError extends Error {
  */
 function spawnWorker(options: WorkerOptions): Worker {
   const here = import.meta.url;
-  // V8 favours a small heap over speed from here on, in both threads (the flag is per process
-  // and read as heaps grow): a server on the embedded database peaked at 375 MB without it and
-  // 282 MB with it at 100,000 interventions, its lists as fast. Only here: on PostgreSQL the same
-  // flag cost 15-20 % of the field submissions a second, and memory is not the constraint there.
-  v8.setFlagsFromString('--optimize-for-size');
+  // V8 favours a small heap over speed from here on, in both threads (gc-tuning.ts).
+  favourSmallHeap();
   // The thread's young generation is capped like the main thread's in `npm start`
   // (--max-semi-space-size=2, a young generation of three semi-spaces): left to grow, each
   // thread's reaches 48 MB, which a process serving a small programme never gives back, for no

@@ -2,7 +2,9 @@
 // Windows-1252 (Excel's "CSV"), or an Excel workbook (.xlsx, first sheet). The result is the
 // header and the lines as text cells with their line number in the file; every reason a file
 // cannot be read at all is a 400 that says why. The cell readers (dates, numbers) are here too.
-import { parse } from 'csv-parse/sync';
+import { isUtf8 } from 'node:buffer';
+import { Readable } from 'node:stream';
+import { CsvError, parse } from 'csv-parse';
 import chardet from 'chardet';
 import iconv from 'iconv-lite';
 import type { CellValue } from 'exceljs';
@@ -18,7 +20,22 @@ export interface FileLine {
 export interface ParsedFile {
   /** Header names as written, by column key. */
   headers: Record<string, string>;
+  /** The lines, unless a reader took them one by one (ReadOptions.onLine). */
   lines: FileLine[];
+  /** How many lines the file has (the header and blank lines aside). */
+  count: number;
+}
+
+export interface ReadOptions {
+  /** Where the read lets the server answer other requests (see pacer()). */
+  pause?: () => Promise<void> | undefined;
+  /** Called once the header is mapped, before the first line. */
+  onHeader?: (headers: Record<string, string>) => void;
+  /**
+   * Takes each line as it is read, which is then not kept: a file of 100,000 lines is checked
+   * without holding them all. `estimate`: about how many lines the file has (for a progress bar).
+   */
+  onLine?: (line: FileLine, estimate: number) => Promise<void> | void;
 }
 
 const refuse = (message: string): never => {
@@ -37,16 +54,18 @@ export function headerKey(h: string): string {
 /** Other names people give the same columns. */
 const ALIASES: Record<string, string> = { mail: 'email', adressemail: 'email', courriel: 'email', tel: 'telephone', codepostal: 'cp', referent: 'referents', numerocellule: 'ncellule', ncell: 'ncellule' };
 
-function decode(buf: Buffer): string {
-  if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) return buf.subarray(3).toString('utf8');
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(buf);
-  } catch {
-    // Not UTF-8: a Western single-byte encoding (Excel's "CSV" on Windows) unless told otherwise.
-    const guess = (chardet.detect(buf) ?? '').toLowerCase();
-    const enc = /^(windows-125\d|iso-8859-\d+|koi8-r)$/.test(guess) && guess !== 'iso-8859-1' ? guess : 'windows-1252';
-    return iconv.decode(buf, enc);
-  }
+/**
+ * The file as UTF-8 bytes: as it is when it is UTF-8 (with or without BOM: no copy of it as
+ * text is made), else decoded from a Western single-byte encoding (Excel's "CSV" on Windows)
+ * unless told otherwise, and encoded again.
+ */
+function utf8Bytes(buf: Buffer): Buffer {
+  if (buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) return buf.subarray(3);
+  if (isUtf8(buf)) return buf;
+  // The guess reads the first 64 KB: a whole 10 MB file kept the server busy for nothing.
+  const guess = (chardet.detect(buf.subarray(0, 1 << 16)) ?? '').toLowerCase();
+  const enc = /^(windows-125\d|iso-8859-\d+|koi8-r)$/.test(guess) && guess !== 'iso-8859-1' ? guess : 'windows-1252';
+  return Buffer.from(iconv.decode(buf, enc), 'utf8');
 }
 
 /** The separator of the header line: the more frequent of ';' and ',' (tabs too, for pasted sheets). */
@@ -56,17 +75,110 @@ function detectDelimiter(text: string): string {
   return [';', ',', '\t'].reduce((best, c) => (count(c) > count(best) ? c : best), ';');
 }
 
-function readCsv(buf: Buffer): { rows: string[][]; lineOf: number[] } {
-  const text = decode(buf);
-  if (text.includes('\u0000')) refuse(IMPORT_MESSAGES.binary);
-  let records: { record: string[]; info: { lines: number } }[];
-  try {
-    records = parse(text, { delimiter: detectDelimiter(text), relax_column_count: true, info: true, skip_empty_lines: true, bom: true }) as unknown as typeof records;
-  } catch (e) {
-    const lines = (e as { lines?: number }).lines;
-    return refuse(IMPORT_MESSAGES.csvBroken(lines ?? 1));
+/**
+ * Lets the server answer others during a long read or check: after `ms` of work, the next call
+ * waits for the event loop's next turn.
+ */
+export function pacer(ms = 10): () => Promise<void> | undefined {
+  let since = performance.now();
+  return () => {
+    if (performance.now() - since < ms) return undefined;
+    return new Promise<void>((resolve) =>
+      setImmediate(() => {
+        since = performance.now();
+        resolve();
+      }),
+    );
+  };
+}
+
+/**
+ * The rows of a file become lines as they are read: the first row that is not blank is the
+ * header, mapped on the kind's columns (a missing one is a 400 at once), the others keep their
+ * mapped cells only. A file past the line limit is refused as soon as it passes it.
+ */
+class LineSink {
+  readonly headers: Record<string, string> = {};
+  readonly lines: FileLine[] = [];
+  count = 0;
+  /** About how many lines the file has, set by the reader. */
+  estimate = 0;
+  private indexOf: [string, number][] | null = null;
+  constructor(
+    private readonly columns: readonly ImportColumn[],
+    private readonly opts: ReadOptions,
+  ) {}
+
+  add(row: string[], ligne: number): Promise<void> | void {
+    if (!row.some((c) => c.trim() !== '')) return;
+    if (this.indexOf === null) {
+      this.indexOf = this.mapHeader(row);
+      this.opts.onHeader?.(this.headers);
+      return;
+    }
+    if (this.count === IMPORT_MAX_LINES) refuse(IMPORT_MESSAGES.tooManyLines);
+    this.count++;
+    const cells: Record<string, string> = {};
+    for (const [key, idx] of this.indexOf) cells[key] = unguard((row[idx] ?? '').trim());
+    if (this.opts.onLine) return this.opts.onLine({ ligne, cells }, Math.max(this.estimate, this.count));
+    this.lines.push({ ligne, cells });
   }
-  return { rows: records.map((r) => r.record), lineOf: records.map((r) => r.info.lines) };
+
+  private mapHeader(row: string[]): [string, number][] {
+    const byKey = new Map(this.columns.map((c) => [headerKey(c.header), c]));
+    const indexOf = new Map<string, number>();
+    row.forEach((h, i) => {
+      const k = headerKey(h);
+      const col = byKey.get(k) ?? byKey.get(ALIASES[k] ?? '');
+      if (col && !indexOf.has(col.key)) {
+        indexOf.set(col.key, i);
+        this.headers[col.key] = h.trim();
+      }
+    });
+    const missing = this.columns.filter((c) => c.required && !indexOf.has(c.key)).map((c) => c.header);
+    if (missing.length > 0) refuse(IMPORT_MESSAGES.missingColumns(missing));
+    return [...indexOf];
+  }
+
+  done(): ParsedFile {
+    if (this.indexOf === null) return refuse(IMPORT_MESSAGES.empty);
+    if (this.count === 0) return refuse(IMPORT_MESSAGES.noLines);
+    return { headers: this.headers, lines: this.lines, count: this.count };
+  }
+}
+
+/**
+ * The bytes in pieces of 4 KB (views, not copies), for the streaming parser: a record may span
+ * two. Small pieces keep few parsed records waiting at once, which the garbage collector then
+ * finds dead while they are still young.
+ */
+function* pieces(bytes: Buffer) {
+  for (let i = 0; i < bytes.length; i += 1 << 12) yield bytes.subarray(i, i + (1 << 12));
+}
+
+function countNewlines(bytes: Buffer): number {
+  let n = 0;
+  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) n++;
+  return n;
+}
+
+async function readCsv(buf: Buffer, sink: LineSink, pause: () => Promise<void> | undefined) {
+  const bytes = utf8Bytes(buf);
+  if (bytes.includes(0)) refuse(IMPORT_MESSAGES.binary);
+  sink.estimate = countNewlines(bytes);
+  // Streamed, one record at a time: the whole file's rows are never held at once.
+  const head = bytes.subarray(0, 1 << 16).toString('utf8');
+  const parser = Readable.from(pieces(bytes)).pipe(parse({ delimiter: detectDelimiter(head), relax_column_count: true, info: true, skip_empty_lines: true, bom: true }));
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      await sink.add(record, info.lines);
+      await pause();
+    }
+  } catch (e) {
+    // The parser's own errors say the file is broken; any other (a refusal, the checks' reader) goes on.
+    if (!(e instanceof CsvError)) throw e;
+    refuse(IMPORT_MESSAGES.csvBroken((e as { lines?: number }).lines ?? 1));
+  }
 }
 
 /** The text of a workbook cell; a formula is kept as its text, never as its computed result. */
@@ -88,7 +200,7 @@ function xlsxText(v: CellValue): string {
   return String(v);
 }
 
-async function readXlsx(buf: Buffer): Promise<{ rows: string[][]; lineOf: number[] }> {
+async function readXlsx(buf: Buffer, sink: LineSink, pause: () => Promise<void> | undefined) {
   // exceljs (about 26 MB once loaded) comes with the first workbook: a server that only ever
   // reads CSV files, or none, never holds it.
   const { default: ExcelJS } = await import('exceljs');
@@ -100,51 +212,29 @@ async function readXlsx(buf: Buffer): Promise<{ rows: string[][]; lineOf: number
   }
   const sheet = wb.worksheets[0];
   if (!sheet) return refuse(IMPORT_MESSAGES.noSheet);
-  const rows: string[][] = [];
-  const lineOf: number[] = [];
-  sheet.eachRow({ includeEmpty: false }, (row, n) => {
+  sink.estimate = sheet.actualRowCount - 1;
+  for (let n = 1; n <= sheet.rowCount; n++) {
+    const row = sheet.findRow(n);
+    if (!row) continue;
     const cells: string[] = [];
     row.eachCell({ includeEmpty: true }, (cell, col) => (cells[col - 1] = xlsxText(cell.value)));
-    rows.push(Array.from(cells, (c) => c ?? ''));
-    lineOf.push(n);
-  });
-  return { rows, lineOf };
+    await sink.add(Array.from(cells, (c) => c ?? ''), n);
+    await pause();
+  }
 }
 
 /** Reads the file and maps its header on the kind's columns; the columns it lacks are a 400. */
-export async function readImportFile(buf: Buffer, columns: readonly ImportColumn[]): Promise<ParsedFile> {
+export async function readImportFile(buf: Buffer, columns: readonly ImportColumn[], opts: ReadOptions = {}): Promise<ParsedFile> {
+  const pause = opts.pause ?? pacer();
   if (buf.length > IMPORT_MAX_BYTES) refuse(IMPORT_MESSAGES.tooLarge);
   if (buf.length === 0) refuse(IMPORT_MESSAGES.empty);
   const isZip = buf[0] === 0x50 && buf[1] === 0x4b && buf[2] === 0x03 && buf[3] === 0x04;
   // Other binary formats (an old .xls, a PDF, an image) have NUL bytes early on.
   if (!isZip && buf.subarray(0, 4096).includes(0)) refuse(IMPORT_MESSAGES.binary);
-  const { rows, lineOf } = isZip ? await readXlsx(buf) : readCsv(buf);
-  const nonEmpty = rows.map((r, i) => ({ r, i })).filter(({ r }) => r.some((c) => c.trim() !== ''));
-  if (nonEmpty.length === 0) refuse(IMPORT_MESSAGES.empty);
-  if (nonEmpty.length - 1 > IMPORT_MAX_LINES) refuse(IMPORT_MESSAGES.tooManyLines);
-
-  const [head, ...data] = nonEmpty;
-  const byKey = new Map(columns.map((c) => [headerKey(c.header), c]));
-  const indexOf = new Map<string, number>();
-  const headers: Record<string, string> = {};
-  head.r.forEach((h, i) => {
-    const k = headerKey(h);
-    const col = byKey.get(k) ?? byKey.get(ALIASES[k] ?? '');
-    if (col && !indexOf.has(col.key)) {
-      indexOf.set(col.key, i);
-      headers[col.key] = h.trim();
-    }
-  });
-  const missing = columns.filter((c) => c.required && !indexOf.has(c.key)).map((c) => c.header);
-  if (missing.length > 0) refuse(IMPORT_MESSAGES.missingColumns(missing));
-  if (data.length === 0) refuse(IMPORT_MESSAGES.noLines);
-
-  const lines = data.map(({ r, i }) => {
-    const cells: Record<string, string> = {};
-    for (const [key, idx] of indexOf) cells[key] = unguard((r[idx] ?? '').trim());
-    return { ligne: lineOf[i], cells };
-  });
-  return { headers, lines };
+  const sink = new LineSink(columns, opts);
+  if (isZip) await readXlsx(buf, sink, pause);
+  else await readCsv(buf, sink, pause);
+  return sink.done();
 }
 
 /** Our exports prefix a formula-looking text with "'" (csv.ts): the text itself comes back. */

@@ -13,10 +13,8 @@ import { labelKey, type FileLine, type ParsedFile } from './import-file.js';
 
 
 export const DAY_MS = 24 * 3600 * 1000;
-/** Rows per INSERT: 10 columns each, far below PostgreSQL's 65,535 parameters. */
-export const INSERT_BATCH = 2000;
-/** Lines checked between two yields to the event loop. */
-export const CHECK_SLICE = 5000;
+/** Rows per INSERT (one array parameter per column): a statement holds a second or so of the database at most, and its arrays stay small. */
+export const INSERT_BATCH = 1000;
 export const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -34,9 +32,11 @@ export class Report {
   crees = 0;
   modifies = 0;
   inchanges = 0;
-  constructor(private readonly file: ParsedFile, private readonly kind: ImportKind) {}
+  /** The file's header names by column key, once its header is read. */
+  headers: Record<string, string> = {};
+  constructor(private readonly kind: ImportKind) {}
   colonne(key: string) {
-    return this.file.headers[key] ?? IMPORT_COLUMNS[this.kind].find((c) => c.key === key)?.header ?? key;
+    return this.headers[key] ?? IMPORT_COLUMNS[this.kind].find((c) => c.key === key)?.header ?? key;
   }
   err(ligne: number, key: string, message: string) {
     this.erreurs.push({ ligne, colonne: this.colonne(key), message });

@@ -20,6 +20,20 @@ export interface NewInterventionRow {
   intervenant_id: number;
 }
 
+/** Rows to insert, a column each (dates as ISO texts). */
+export interface InterventionColumns {
+  date: string[];
+  site_id: number[];
+  site_composteur_id: number[];
+  type_action_id: number[];
+  valeur_nombre: (number | null)[];
+  valeur_constante: (number | null)[];
+  valeur_texte: (string | null)[];
+  bac_destination_id: (number | null)[];
+  observations: (string | null)[];
+  intervenant_id: number[];
+}
+
 export function createImportsRepository(db: Db) {
   return {
     transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
@@ -119,9 +133,19 @@ export function createImportsRepository(db: Db) {
       await sql`INSERT INTO account_role (account_id, role_id) SELECT ${accountId}, id FROM role WHERE code = ${code} ON CONFLICT DO NOTHING`.execute(db);
     },
 
-    async insertInterventions(rows: NewInterventionRow[]): Promise<number[]> {
-      if (rows.length === 0) return [];
-      return (await db.insertInto('intervention').values(rows).returning('id').execute()).map((r) => r.id);
+    /**
+     * Inserts rows given a column each, as one array parameter per column (ten parameters
+     * whatever the count, no statement of thousands of values to build). The ids come back in the
+     * columns' order: a sequence numbers the rows as unnest yields them.
+     */
+    async insertInterventions(c: InterventionColumns): Promise<number[]> {
+      if (c.date.length === 0) return [];
+      const { rows } = await sql<{ id: number }>`
+        INSERT INTO intervention (date, site_id, site_composteur_id, type_action_id, valeur_nombre, valeur_constante, valeur_texte, bac_destination_id, observations, intervenant_id)
+        SELECT * FROM unnest(${c.date}::timestamptz[], ${c.site_id}::int[], ${c.site_composteur_id}::int[], ${c.type_action_id}::int[], ${c.valeur_nombre}::numeric[],
+          ${c.valeur_constante}::int[], ${c.valeur_texte}::text[], ${c.bac_destination_id}::int[], ${c.observations}::text[], ${c.intervenant_id}::int[])
+        RETURNING id`.execute(db);
+      return rows.map((r) => r.id).sort((a, b) => a - b);
     },
     updateIntervention: (id: number, values: { observations: string | null; intervenant_id: number; bac_destination_id: number | null }) =>
       db.updateTable('intervention').set(values).where('id', '=', id).execute(),

@@ -6,6 +6,7 @@
 // value), so importing the same file again changes nothing.
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../deps.js';
+import { withSmallHeap } from '../../gc-tuning.js';
 import { formatParisDate } from '../../../shared/dates.js';
 import { SITE_STATUT, TYPE_USER, TYPE_USERS } from '../../../shared/domain.js';
 import { normaliseTel, toStoredDate } from '../../../shared/schemas/sites.js';
@@ -17,7 +18,7 @@ import { labelKey, parseDay, parseNumber, readImportFile, type ParsedFile } from
 import { createImportsRepository, type ImportsRepository } from './imports.repository.js';
 
 import { EMAIL_RE, Report, composteurKey, has, same, splitList, uniqueMap, type ImportOptions } from './import-report.js';
-import { applyInterventions, checkInterventions } from './import-interventions.js';
+import { applyInterventions, interventionChecker } from './import-interventions.js';
 
 
 interface CellPlan {
@@ -268,9 +269,7 @@ async function applyUsers(tx: ImportsRepository, plans: UserPlan[]): Promise<str
 }
 
 // ---------------------------------------------------------------------------------------------
-// Interventions
 
-/** A row to write; `nameRef`: an intervenant with no account, kept as a name-only account (created before the rows). */
 export function createImportsService(deps: AppDeps, log: FastifyBaseLogger) {
   const repo = createImportsRepository(deps.db);
   const accounts = createAccountService(deps, log);
@@ -278,42 +277,59 @@ export function createImportsService(deps: AppDeps, log: FastifyBaseLogger) {
   return {
     repo,
     async run(kind: ImportKind, buf: Buffer, opts: ImportOptions): Promise<ImportReport> {
-      const progress = opts.onProgress ?? (() => {});
-      progress({ phase: 'lecture', fait: 0, total: buf.length });
-      const file = await readImportFile(buf, IMPORT_COLUMNS[kind]);
-      const total = file.lines.length;
-      progress({ phase: 'verification', fait: 0, total });
-      const r = new Report(file, kind);
-      let invitations = 0;
-      const write = opts.mode === 'import';
-      const writing = (fait: number, of = total) => progress({ phase: 'ecriture', fait, total: of });
-      if (kind === 'sites') {
-        const plans = await checkSites(repo, file, r, await loadTerritoryFrame(deps.db));
-        if (write && r.erreurs.length === 0) await repo.transaction((tx) => applySites(createImportsRepository(tx), plans));
-      } else if (kind === 'utilisateurs') {
-        const plans = await checkUsers(repo, file, r);
-        if (write && r.erreurs.length === 0) {
-          const created = await repo.transaction((tx) => applyUsers(createImportsRepository(tx), plans));
-          // After the commit: an invitation to an account that rolled back would be a lie.
-          if (opts.invite) for (const email of created) await accounts.requestReset(email);
-          invitations = opts.invite ? created.length : 0;
+      // Under V8's small-heap mode (gc-tuning.ts): a file's plan is the largest data the server holds.
+      return withSmallHeap(async () => {
+        const progress = opts.onProgress ?? (() => {});
+        progress({ phase: 'lecture', fait: 0, total: buf.length });
+        const r = new Report(kind);
+        let invitations = 0;
+        let total: number;
+        const write = opts.mode === 'import';
+        if (kind === 'interventions') {
+          // Checked as they are read: the plan is kept, not the file's lines.
+          const checker = await interventionChecker(deps.db, repo, r, opts.user);
+          let seen = 0;
+          const file = await readImportFile(buf, IMPORT_COLUMNS[kind], {
+            onHeader: (headers) => (r.headers = headers),
+            onLine: (line, estimate) => {
+              if (++seen % 1000 === 0) progress({ phase: 'verification', fait: seen, total: estimate });
+              return checker.check(line);
+            },
+          });
+          total = file.count;
+          const plan = checker.finish();
+          if (write && r.erreurs.length === 0) await repo.transaction((tx) => applyInterventions(tx, plan, (fait, of) => progress({ phase: 'ecriture', fait, total: of })));
+        } else {
+          const file = await readImportFile(buf, IMPORT_COLUMNS[kind]);
+          r.headers = file.headers;
+          total = file.count;
+          progress({ phase: 'verification', fait: 0, total });
+          if (kind === 'sites') {
+            const plans = await checkSites(repo, file, r, await loadTerritoryFrame(deps.db));
+            if (write && r.erreurs.length === 0) await repo.transaction((tx) => applySites(createImportsRepository(tx), plans));
+          } else {
+            const plans = await checkUsers(repo, file, r);
+            if (write && r.erreurs.length === 0) {
+              const created = await repo.transaction((tx) => applyUsers(createImportsRepository(tx), plans));
+              // After the commit: an invitation to an account that rolled back would be a lie.
+              if (opts.invite) for (const email of created) await accounts.requestReset(email);
+              invitations = opts.invite ? created.length : 0;
+            }
+          }
         }
-      } else {
-        const plan = await checkInterventions(deps.db, repo, file, r, opts.user, (fait) => progress({ phase: 'verification', fait, total }));
-        if (write && r.erreurs.length === 0) await repo.transaction((tx) => applyInterventions(tx, plan, writing));
-      }
-      progress({ phase: 'termine', fait: total, total });
-      return {
-        status: 'success',
-        mode: write && r.erreurs.length === 0 ? 'import' : 'essai',
-        lignes: total,
-        crees: r.crees,
-        modifies: r.modifies,
-        inchanges: r.inchanges,
-        erreurs: r.erreurs.sort((a, b) => a.ligne - b.ligne),
-        avertissements: r.avertissements,
-        invitations,
-      };
+        progress({ phase: 'termine', fait: total, total });
+        return {
+          status: 'success',
+          mode: write && r.erreurs.length === 0 ? 'import' : 'essai',
+          lignes: total,
+          crees: r.crees,
+          modifies: r.modifies,
+          inchanges: r.inchanges,
+          erreurs: r.erreurs.sort((a, b) => a.ligne - b.ligne),
+          avertissements: r.avertissements,
+          invitations,
+        };
+      });
     },
   };
 }
