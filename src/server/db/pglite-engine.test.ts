@@ -16,6 +16,6 @@ describe('embedded database memory settings', () => {
       temp_buffers: await show('temp_buffers'),
       search_path: await show('search_path'),
       max_parallel_workers_per_gather: await show('max_parallel_workers_per_gather'),
-    }).toEqual({ shared_buffers: '16MB', work_mem: '2MB', maintenance_work_mem: '16MB', temp_buffers: '1MB', search_path: 'public', max_parallel_workers_per_gather: '0' });
+    }).toEqual({ shared_buffers: '8MB', work_mem: '2MB', maintenance_work_mem: '16MB', temp_buffers: '1MB', search_path: 'public', max_parallel_workers_per_gather: '0' });
   });
 });
