@@ -1,5 +1,5 @@
 // Kysely table types, mirroring migrations/. Generated columns are Generated<>.
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { AlertsTables } from './schema-alerts.js';
 import type { PhotosTables } from './schema-photos.js';
 import type { PublicSitesTables } from './schema-public-sites.js';
@@ -27,6 +27,12 @@ export interface AccountTable {
   tournee_depart_latitude: ColumnType<number | null, number | null | undefined, number | null>;
   tournee_depart_longitude: ColumnType<number | null, number | null | undefined, number | null>;
 }
+
+/**
+ * A table's row as a query reads it. Repositories cut the shapes they write from it (a Pick of
+ * the columns they set), so that a column's type is written once, here.
+ */
+export type Row<T extends keyof Database> = Selectable<Database[T]>;
 
 export interface Database extends AlertsTables, PhotosTables, PublicSitesTables, PeopleTables {
   type_user: { id: number; libelle: string };

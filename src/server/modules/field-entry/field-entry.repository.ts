@@ -4,24 +4,26 @@
 // tables' SQL is in interventions/intervention-list.ts). Write helpers take the
 // transaction they run in.
 import type { Db } from '../../db/client.js';
+import type { Row } from '../../db/schema.js';
 import type { TypeAction } from '../../../shared/schemas/reference.js';
 
 import { STATUT_REALISEE } from '../../../shared/domain.js';
 
-export interface NewIntervention {
-  client_id: string;
-  date: Date;
-  site_id: number;
-  site_composteur_id: number;
-  type_action_id: number;
-  valeur_nombre: number | null;
-  valeur_constante: number | null;
-  valeur_texte: string | null;
-  bac_destination_id: number | null;
-  observations: string | null;
-  intervenant_id: number;
-  demande_intervention_id: number | null;
-}
+/** An entry from the phone: always with the id the phone gave it. */
+export type NewIntervention = Pick<
+  Row<'intervention'>,
+  | 'date'
+  | 'site_id'
+  | 'site_composteur_id'
+  | 'type_action_id'
+  | 'valeur_nombre'
+  | 'valeur_constante'
+  | 'valeur_texte'
+  | 'bac_destination_id'
+  | 'observations'
+  | 'intervenant_id'
+  | 'demande_intervention_id'
+> & { client_id: string };
 
 export function createFieldEntryRepository(db: Db) {
   return {

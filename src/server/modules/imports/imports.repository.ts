@@ -2,23 +2,16 @@
 // the batched writes, and the instance's own data in the templates' layout (?donnees=1).
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.js';
+import type { Row } from '../../db/schema.js';
 import { TYPE_PRESTATAIRE } from '../../../shared/domain.js';
 
 /** The e-mail domain of the accounts that keep an intervenant with no account as a name (see docs/moving-in.md). */
 export const NAME_ONLY_DOMAIN = 'intervenants.invalid';
 
-export interface NewInterventionRow {
-  date: Date;
-  site_id: number;
-  site_composteur_id: number;
-  type_action_id: number;
-  valeur_nombre: number | null;
-  valeur_constante: number | null;
-  valeur_texte: string | null;
-  bac_destination_id: number | null;
-  observations: string | null;
-  intervenant_id: number;
-}
+export type NewInterventionRow = Pick<
+  Row<'intervention'>,
+  'date' | 'site_id' | 'site_composteur_id' | 'type_action_id' | 'valeur_nombre' | 'valeur_constante' | 'valeur_texte' | 'bac_destination_id' | 'observations' | 'intervenant_id'
+>;
 
 /** Rows to insert, a column each (dates as ISO texts). */
 export interface InterventionColumns {

@@ -3,51 +3,22 @@
 // transaction when several writes must succeed or fail together.
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.js';
+import type { Row } from '../../db/schema.js';
 import { COLUMNS, type SiteRecord } from './sites-list.repository.js';
 import type { ActiveSite } from '../../../shared/schemas/site-choice.js';
 import { addressKeys } from '../reference/public.js';
 import type { Box } from '../../../shared/schemas/territory.js';
 
-export interface NewSite {
-  nom: string | null;
-  ville: string;
-  cp: string;
-  code_insee: string;
-  adresse: string;
-  numero: string | null;
-  complement: string | null;
-  type_site_id: number;
-  observations: string | null;
-  cadena: string | null;
-  date_implantation: Date | null;
-  date_inauguration: Date | null;
-  statut_id: number;
-  demandeur_id: number | null;
-}
+/** A site as the forms create it: its city always has its INSEE code (a city of the list). */
+export type NewSite = Pick<
+  Row<'site'>,
+  'nom' | 'ville' | 'cp' | 'adresse' | 'numero' | 'complement' | 'type_site_id' | 'observations' | 'cadena' | 'date_implantation' | 'date_inauguration' | 'statut_id' | 'demandeur_id'
+> & { code_insee: string };
 
 /** What a site shows on its public page and in the open-data files, and where it stands. */
-export interface SitePublicColumns {
-  horaires: string | null;
-  consignes: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  coordonnees_source: 'ban' | 'saisie' | null;
-  open_data: boolean;
-}
+export type SitePublicColumns = Pick<Row<'site'>, 'horaires' | 'consignes' | 'latitude' | 'longitude' | 'coordonnees_source' | 'open_data'>;
 
-export interface NewRequester {
-  date: Date | null;
-  civilite: string;
-  nom: string;
-  prenom: string;
-  fonction: string;
-  precisions: string | null;
-  telephone: string;
-  telephone2: string | null;
-  email: string | null;
-  periode_implantation: string | null;
-  annee_implantation: number | null;
-}
+export type NewRequester = Omit<Row<'demandeur'>, 'id'>;
 
 export interface CellInput {
   composteur: number;
