@@ -1,4 +1,4 @@
--- The schema of a database migrated up to migration 031 (permanences-households).
+-- The schema of a database migrated up to migration 032 (intervenant-names).
 -- Generated from the catalog by `npm run db:schema` (src/server/db/schema-sql.ts); do not edit:
 -- a change of schema is a new migration, then run `npm run db:schema`.
 
@@ -568,7 +568,7 @@ CREATE TABLE account (
   tournee_depart_latitude double precision,
   tournee_depart_longitude double precision,
   CONSTRAINT account_pkey PRIMARY KEY (id),
-  CONSTRAINT account_kind_check CHECK (kind = ANY (ARRAY['user'::text, 'agent'::text])),
+  CONSTRAINT account_kind_check CHECK (kind = ANY (ARRAY['user'::text, 'agent'::text, 'intervenant'::text])),
   CONSTRAINT account_tournee_depart_check CHECK ((tournee_depart_latitude IS NULL) = (tournee_depart_longitude IS NULL) AND (tournee_depart_latitude IS NULL OR tournee_depart_latitude >= '-90'::integer::double precision AND tournee_depart_latitude <= 90::double precision) AND (tournee_depart_longitude IS NULL OR tournee_depart_longitude >= '-180'::integer::double precision AND tournee_depart_longitude <= 180::double precision)),
   CONSTRAINT account_type_user_id_fkey FOREIGN KEY (type_user_id) REFERENCES type_user(id)
 );

@@ -10,7 +10,8 @@ type DefaultTimestamp = ColumnType<Date, Date | string | undefined, Date | strin
 
 export interface AccountTable {
   id: Generated<number>;
-  kind: 'user' | 'agent';
+  /** 'intervenant': a name imported history gives, with no account here (migration 032); never logs in. */
+  kind: 'user' | 'agent' | 'intervenant';
   identifiant: string | null;
   email: string;
   password_hash: string | null;

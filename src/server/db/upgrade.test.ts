@@ -129,6 +129,25 @@ describe.each(TEST_DRIVERS)('an upgraded database equals a fresh install (%s)', 
     }
   }, 300_000);
 
+  it('turns the names an earlier import kept as inactive users into intervenant rows (032), and only those', async () => {
+    const db = await empty();
+    await migrate(db, all.filter((m) => m.id < 32));
+    await sql
+      .raw(
+        `INSERT INTO account (id, kind, email, nom, type_user_id, actif) VALUES
+           (900, 'user', 'jean.ancien.1x2y@intervenants.invalid', 'Jean Ancien', 1, false),
+           (901, 'user', 'vrai@exemple.fr', 'VRAI', 1, true)`,
+      )
+      .execute(db);
+    await migrate(db, all);
+    const { rows } = await sql<{ id: number; kind: string; type_user_id: number | null }>`SELECT id, kind, type_user_id FROM account WHERE id IN (900, 901) ORDER BY id`.execute(db);
+    expect(rows).toEqual([
+      { id: 900, kind: 'intervenant', type_user_id: null },
+      { id: 901, kind: 'user', type_user_id: 1 },
+    ]);
+    await opened.pop()!.close();
+  }, 120_000);
+
   it('the released texts of the reflowed migrations are reproduced exactly', () => {
     for (const f of RELEASED_TEXTS) expect(sha256(releasedText(all.find((m) => m.id === f.id)!.up, f)), `migration ${f.id}`).toBe(f.sha256);
   });

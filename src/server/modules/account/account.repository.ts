@@ -44,7 +44,10 @@ function repository(db: Kysely<Database>) {
       return db
         .selectFrom('account')
         .where((eb) => eb.or([eb(sql`lower(email)`, '=', key), eb(sql`lower(identifiant)`, '=', key)]))
+        // An intervenant's name kept from imported history is nobody's account.
+        .where('kind', '!=', 'intervenant')
         .select(['id', 'kind', 'identifiant', 'email', 'nom', 'prenom', 'password_hash', 'email_valide', 'actif'])
+        .$narrowType<{ kind: 'user' | 'agent' }>()
         .orderBy(sql`lower(identifiant) = ${key} IS TRUE`, 'desc')
         .orderBy('id')
         .executeTakeFirst();
@@ -54,6 +57,7 @@ function repository(db: Kysely<Database>) {
       return db
         .selectFrom('account')
         .where(sql`lower(email)`, '=', email.toLowerCase())
+        .where('kind', '!=', 'intervenant')
         .select(['id', 'email', 'nom', 'prenom'])
         .executeTakeFirst();
     },

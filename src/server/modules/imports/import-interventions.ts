@@ -3,7 +3,7 @@
 // they raise, as the phone's entries would.
 import type { CurrentUser } from '../../plugins/auth.js';
 import { formatParisDateTime } from '../../../shared/dates.js';
-import { SITE_STATUT, TYPE_BAC_MATURATION, TYPE_USER } from '../../../shared/domain.js';
+import { SITE_STATUT, TYPE_BAC_MATURATION } from '../../../shared/domain.js';
 import { storedValueOf, validateBlocksAgainstCatalogue } from '../../../shared/schemas/interventions.js';
 import { isTooOldDate, isFutureDate, OBSERVATIONS_MAX } from '../../../shared/schemas/intervention-rules.js';
 import { IMPORT_MESSAGES as M } from '../../../shared/schemas/imports.js';
@@ -285,7 +285,7 @@ export async function applyInterventions(tx: Db, plan: InterventionPlan, progres
   for (const key of needed) {
     const email = nameOnlyEmail(key);
     const [found] = await repo.accountsByEmail([email]);
-    nameIds.set(key, found?.id ?? (await repo.insertUser({ email, nom: plan.names.get(key)!, prenom: null, tel: null, organisme: null, type_user_id: TYPE_USER.particulier, actif: false, email_valide: false })));
+    nameIds.set(key, found?.id ?? (await repo.insertIntervenantName(email, plan.names.get(key)!)));
   }
   const intervenantOf = (id: number, nameRef: string | null) => (nameRef === null ? id : nameIds.get(nameRef)!);
   for (const u of plan.updates) await repo.updateIntervention(u.id, { observations: u.observations, bac_destination_id: u.bac_destination_id, intervenant_id: intervenantOf(u.intervenant_id, u.nameRef) });

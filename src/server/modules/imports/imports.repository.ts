@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.js';
 import type { Row } from '../../db/schema.js';
 import { TYPE_PRESTATAIRE } from '../../../shared/domain.js';
 
-/** The e-mail domain of the accounts that keep an intervenant with no account as a name (see docs/moving-in.md). */
+/** The e-mail domain of the rows of kind 'intervenant' (a name imported history gives, with no account here; see docs/moving-in.md): the address only keeps each name unique. */
 export const NAME_ONLY_DOMAIN = 'intervenants.invalid';
 
 export type NewInterventionRow = Pick<
@@ -113,6 +113,15 @@ export function createImportsRepository(db: Db) {
         .executeTakeFirstOrThrow();
       return row.id;
     },
+    /** An intervenant with no account: its name, under an internal address that keeps it unique. */
+    async insertIntervenantName(email: string, nom: string) {
+      const row = await db
+        .insertInto('account')
+        .values({ kind: 'intervenant', email, nom, prenom: null, actif: false, email_valide: false, password_hash: null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
     updateUser: (id: number, values: { nom: string; prenom: string | null; tel: string | null; organisme: string | null; type_user_id: number }) =>
       db.updateTable('account').set(values).where('id', '=', id).execute(),
     /** The external role that follows from the user type (ROLE_PRESTATAIRE for providers), replacing the other one. */
@@ -181,7 +190,7 @@ export function createImportsRepository(db: Db) {
         SELECT tu.libelle AS type, a.nom, a.prenom, a.email, a.tel, a.organisme,
           (SELECT string_agg(s.code, ', ' ORDER BY s.code) FROM site_referent sr JOIN site s ON s.id = sr.site_id WHERE sr.account_id = a.id) AS sites
         FROM account a LEFT JOIN type_user tu ON tu.id = a.type_user_id
-        WHERE a.kind = 'user' AND lower(a.email) NOT LIKE ${`%@${NAME_ONLY_DOMAIN}`}
+        WHERE a.kind = 'user'
         ORDER BY lower(a.email)`
         .execute(db)
         .then((r) => r.rows);

@@ -200,8 +200,20 @@ describe.each(TEST_DRIVERS)('moving in (%s)', (driver) => {
     expect(rows[2].bac_destination_id).toBe(s.maturation);
     expect(rows[1].intervenant_id).toBe(ctx.admin.id);
     expect(rows[3].intervenant_id).toBe(ctx.admin.id);
-    const ancien = await ctx.db.selectFrom('account').where('id', '=', rows[0].intervenant_id).select(['nom', 'actif', 'password_hash']).executeTakeFirstOrThrow();
-    expect(ancien).toEqual({ nom: 'Jean Ancien', actif: false, password_hash: null });
+    const ancien = await ctx.db.selectFrom('account').where('id', '=', rows[0].intervenant_id).select(['kind', 'nom', 'email', 'actif', 'password_hash']).executeTakeFirstOrThrow();
+    expect(ancien).toMatchObject({ kind: 'intervenant', nom: 'Jean Ancien', actif: false, password_hash: null });
+    // A name, not a user: not in the users list, nor the users' export; nobody logs in or resets a password with it.
+    const users = await ctx.app.inject({ method: 'GET', url: '/api/admin/user/get/list/by/filters?page=0&rowsPerPage=50&search=ancien', headers: { cookie: ctx.cookie } });
+    expect(users.statusCode).toBe(200);
+    expect(users.json().count).toBe(0);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/admin/import/utilisateurs/modele?donnees=1', headers: { cookie: ctx.cookie } })).body).not.toContain('Ancien');
+    const sentBefore = ctx.mailer.sent.length;
+    const reset = await ctx.app.inject({ method: 'PUT', url: '/api/password', payload: { mail: ancien.email } });
+    expect(reset.statusCode).toBe(200);
+    expect(ctx.mailer.sent.length).toBe(sentBefore);
+    // The interventions export shows the name as the file gave it.
+    const exported = await ctx.app.inject({ method: 'GET', url: '/api/admin/import/interventions/modele?donnees=1', headers: { cookie: ctx.cookie } });
+    expect(exported.body).toContain('Jean Ancien');
     // History raises no request whose delay ran out (the old repair, the empty broyat of 2020): only the recent repair.
     const raised = await ctx.db.selectFrom('demande_intervention').where('site_id', '=', s.id).select(['type_action_programmee_id', 'intervention_declenchante_id']).execute();
     expect(raised).toEqual([{ type_action_programmee_id: 14, intervention_declenchante_id: rows[5].id }]);
