@@ -248,7 +248,15 @@ for (const k of ['all', 'apportBroyat', 'distribution', 'transfert', 'arrosage',
 for (const k of ['all', 'arrosage'])
   add({ name: `stats export ${k} by site, provider (CSV)`, kind: 'csv', path: (c) => `/api/admin/intervention/export/${k}/by/site?annee=${c.year}&prestataire=${c.providerId}` });
 
+
+// --- Yearly report -----------------------------------------------------------------------------
+// The whole programme's year (every site's figures) answers under 150 ms; one site's like a list.
+add({ name: 'yearly report programme', target: 150, path: (c) => `/api/admin/rapport/get/by/annee?annee=${c.year}` });
+add({ name: 'yearly report site', path: (c) => `/api/admin/rapport/get/by/annee?annee=${c.year}&site=${c.busiestSite}` });
+add({ name: 'yearly report programme (CSV)', kind: 'csv', target: 150, path: (c) => `/api/admin/rapport/export?annee=${c.year}` });
+
 export const ROUTES: readonly RouteVariant[] = routes;
 
-/** The list routes the embedded (PGlite) figures repeat. */
-export const PGLITE_ROUTES = /^(interventions global (default|sort|filter site busiest|last page)|site table \(public, busiest\) default|sites default|users default|annee|siteComposteurs by site \(busiest\)|stats all interventions network|logged)/;
+/** The routes the embedded (PGlite) figures repeat: lists, the site choice list, the yearly statistics exports and report. */
+export const PGLITE_ROUTES =
+  /^(interventions global (default|sort|filter site busiest|last page)|site table \(public, busiest\) default|sites default|sites actifs \(admin\)|users default|annee|siteComposteurs by site \(busiest\)|stats all interventions network|stats export|yearly report|logged)/;

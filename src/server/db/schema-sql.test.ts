@@ -30,14 +30,14 @@ describe.each(TEST_DRIVERS)('schema.sql (%s)', (driver) => {
       await sql`CREATE OR REPLACE FUNCTION stats_jour(timestamptz) RETURNS date LANGUAGE sql IMMUTABLE AS $$ SELECT $1::date $$`.execute(trx);
       await sql`ALTER TABLE site ADD COLUMN probe text DEFAULT 'x' NOT NULL`.execute(trx);
       await sql`CREATE INDEX probe_idx ON site (probe)`.execute(trx);
-      await sql`DROP TRIGGER intervention_stats_truncate ON intervention`.execute(trx);
+      await sql`DROP TRIGGER intervention_log_truncated ON intervention`.execute(trx);
       const after = await schemaSql(trx);
       const added = after.split('\n').filter((l) => !before.includes(l)).join('\n');
       const removed = before.split('\n').filter((l) => !after.includes(l)).join('\n');
       expect(added).toContain('SELECT $1::date');
       expect(added).toContain("probe text DEFAULT 'x'::text NOT NULL");
       expect(added).toContain('CREATE INDEX probe_idx ON public.site USING btree (probe);');
-      expect(removed).toContain('CREATE TRIGGER intervention_stats_truncate AFTER TRUNCATE ON intervention');
+      expect(removed).toContain('CREATE TRIGGER intervention_log_truncated AFTER TRUNCATE ON intervention');
       throw new Error('rollback');
     });
     await expect(changed).rejects.toThrow('rollback');

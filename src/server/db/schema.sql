@@ -1,4 +1,4 @@
--- The schema of a database migrated up to migration 032 (intervenant-names).
+-- The schema of a database migrated up to migration 033 (one-trigger-per-event).
 -- Generated from the catalog by `npm run db:schema` (src/server/db/schema-sql.ts); do not edit:
 -- a change of schema is a new migration, then run `npm run db:schema`.
 
@@ -41,58 +41,41 @@ BEGIN
   RETURN NULL;
 END $function$;
 
-CREATE OR REPLACE FUNCTION public.demande_intervention_count_apply(p_statut integer[], p_action integer[], p_site integer[], p_delta integer[])
- RETURNS void
+CREATE OR REPLACE FUNCTION public.demande_intervention_counts_changed()
+ RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
+DECLARE
+  v_statut integer[];
+  v_action integer[];
+  v_site integer[];
+  v_n integer[];
 BEGIN
+  IF TG_OP = 'TRUNCATE' THEN
+    TRUNCATE demande_intervention_count;
+    RETURN NULL;
+  ELSIF TG_OP = 'INSERT' THEN
+    SELECT array_agg(st), array_agg(a), array_agg(s), array_agg(n) INTO v_statut, v_action, v_site, v_n
+      FROM (SELECT statut_id, type_action_programmee_id, site_id, count(*)::int FROM new_rows GROUP BY 1, 2, 3) g(st, a, s, n);
+  ELSIF TG_OP = 'DELETE' THEN
+    SELECT array_agg(st), array_agg(a), array_agg(s), array_agg(n) INTO v_statut, v_action, v_site, v_n
+      FROM (SELECT statut_id, type_action_programmee_id, site_id, -count(*)::int FROM old_rows GROUP BY 1, 2, 3) g(st, a, s, n);
+  ELSE
+    SELECT array_agg(st), array_agg(a), array_agg(s), array_agg(n) INTO v_statut, v_action, v_site, v_n
+      FROM (SELECT st, a, s, sum(n)::int
+              FROM (SELECT statut_id, type_action_programmee_id, site_id, 1 FROM new_rows
+                    UNION ALL
+                    SELECT statut_id, type_action_programmee_id, site_id, -1 FROM old_rows) d(st, a, s, n)
+             GROUP BY 1, 2, 3 HAVING sum(n) <> 0) g(st, a, s, n);
+  END IF;
+  -- Each request counts in four rows of its site: its status and action, its status with action
+  -- 0, its action with status 0, and 0/0.
   INSERT INTO demande_intervention_count AS c (statut_id, type_action_programmee_id, site_id, n)
-    SELECT k.s, k.a, x.site, sum(x.d)::int
-      FROM unnest(p_statut, p_action, p_site, p_delta) x(statut, action, site, d)
-      CROSS JOIN LATERAL (VALUES (x.statut, x.action), (x.statut, 0), (0, x.action), (0, 0)) k(s, a)
-     GROUP BY k.s, k.a, x.site HAVING sum(x.d) <> 0 ORDER BY k.s, k.a, x.site
-    ON CONFLICT (statut_id, type_action_programmee_id, site_id) DO UPDATE SET n = c.n + EXCLUDED.n;
-END $function$;
-
-CREATE OR REPLACE FUNCTION public.demande_intervention_count_del()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-  PERFORM demande_intervention_count_apply(array_agg(statut_id), array_agg(type_action_programmee_id), array_agg(site_id), array_agg(n))
-    FROM (SELECT statut_id, type_action_programmee_id, site_id, -count(*)::int AS n FROM old_rows GROUP BY 1, 2, 3) g;
-  RETURN NULL;
-END $function$;
-
-CREATE OR REPLACE FUNCTION public.demande_intervention_count_ins()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-  PERFORM demande_intervention_count_apply(array_agg(statut_id), array_agg(type_action_programmee_id), array_agg(site_id), array_agg(n))
-    FROM (SELECT statut_id, type_action_programmee_id, site_id, count(*)::int AS n FROM new_rows GROUP BY 1, 2, 3) g;
-  RETURN NULL;
-END $function$;
-
-CREATE OR REPLACE FUNCTION public.demande_intervention_count_truncate()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-  TRUNCATE demande_intervention_count;
-  RETURN NULL;
-END $function$;
-
-CREATE OR REPLACE FUNCTION public.demande_intervention_count_upd()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-  PERFORM demande_intervention_count_apply(array_agg(statut_id), array_agg(type_action_programmee_id), array_agg(site_id), array_agg(n))
-    FROM (SELECT statut_id, type_action_programmee_id, site_id, sum(d)::int AS n
-            FROM (SELECT statut_id, type_action_programmee_id, site_id, -1 AS d FROM old_rows
-                  UNION ALL SELECT statut_id, type_action_programmee_id, site_id, 1 FROM new_rows) x
-           GROUP BY 1, 2, 3 HAVING sum(d) <> 0) g;
+  SELECT k.st, k.a, x.s, sum(x.n)::int
+    FROM unnest(v_statut, v_action, v_site, v_n) x(st, a, s, n)
+    CROSS JOIN LATERAL (VALUES (x.st, x.a), (x.st, 0), (0, x.a), (0, 0)) k(st, a)
+   GROUP BY k.st, k.a, x.s HAVING sum(x.n) <> 0 ORDER BY k.st, k.a, x.s
+  ON CONFLICT (statut_id, type_action_programmee_id, site_id) DO UPDATE SET n = c.n + EXCLUDED.n;
   RETURN NULL;
 END $function$;
 
@@ -142,36 +125,6 @@ BEGIN
   RETURN NEW;
 END $function$;
 
-CREATE OR REPLACE FUNCTION public.intervention_cells_deleted()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-  PERFORM intervention_cells_recheck(ARRAY(
-    SELECT site_composteur_id FROM old_rows UNION SELECT bac_destination_id FROM old_rows WHERE bac_destination_id IS NOT NULL));
-  RETURN NULL;
-END $function$;
-
-CREATE OR REPLACE FUNCTION public.intervention_cells_flag(p_cells integer[])
- RETURNS void
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-  IF EXISTS (SELECT 1 FROM site_composteur WHERE id = ANY(p_cells) AND NOT a_interventions) THEN
-    UPDATE site_composteur SET a_interventions = true WHERE id = ANY(p_cells) AND NOT a_interventions;
-  END IF;
-END $function$;
-
-CREATE OR REPLACE FUNCTION public.intervention_cells_inserted()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-  PERFORM intervention_cells_flag(ARRAY(
-    SELECT site_composteur_id FROM new_rows UNION SELECT bac_destination_id FROM new_rows WHERE bac_destination_id IS NOT NULL));
-  RETURN NULL;
-END $function$;
-
 CREATE OR REPLACE FUNCTION public.intervention_cells_recheck(p_cells integer[])
  RETURNS void
  LANGUAGE plpgsql
@@ -185,172 +138,102 @@ BEGIN
       AND NOT EXISTS (SELECT 1 FROM intervention i WHERE i.bac_destination_id = sc.id);
 END $function$;
 
-CREATE OR REPLACE FUNCTION public.intervention_cells_updated()
+CREATE OR REPLACE FUNCTION public.intervention_log_changed()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
+DECLARE
+  v_action integer[];
+  v_mois date[];
+  v_site integer[];
+  v_intervenant integer[];
+  v_n integer[];
+  v_q numeric[];
+  v_gained integer[] := '{}';
+  v_lost integer[] := '{}';
 BEGIN
-  PERFORM intervention_cells_flag(ARRAY(
-    SELECT n.site_composteur_id FROM old_rows o JOIN new_rows n ON n.id = o.id WHERE n.site_composteur_id <> o.site_composteur_id
-    UNION
-    SELECT n.bac_destination_id FROM old_rows o JOIN new_rows n ON n.id = o.id
-      WHERE n.bac_destination_id IS NOT NULL AND n.bac_destination_id IS DISTINCT FROM o.bac_destination_id));
-  PERFORM intervention_cells_recheck(ARRAY(
-    SELECT o.site_composteur_id FROM old_rows o JOIN new_rows n ON n.id = o.id WHERE n.site_composteur_id <> o.site_composteur_id
-    UNION
-    SELECT o.bac_destination_id FROM old_rows o JOIN new_rows n ON n.id = o.id
-      WHERE o.bac_destination_id IS NOT NULL AND o.bac_destination_id IS DISTINCT FROM n.bac_destination_id));
-  RETURN NULL;
-END $function$;
+  IF TG_OP = 'TRUNCATE' THEN
+    TRUNCATE intervention_count, intervention_stats_mois, intervention_stats_mois_intervenant, intervention_stats_mois_reseau, intervention_stats_site_mois;
+    RETURN NULL;
+  ELSIF TG_OP = 'INSERT' THEN
+    SELECT array_agg(a), array_agg(m), array_agg(s), array_agg(i), array_agg(n), array_agg(q)
+      INTO v_action, v_mois, v_site, v_intervenant, v_n, v_q
+      FROM (SELECT type_action_id, stats_mois(date), site_id, intervenant_id, count(*)::int, sum(coalesce(valeur_nombre, 0))
+              FROM new_rows GROUP BY 1, 2, 3, 4) g(a, m, s, i, n, q);
+    v_gained := ARRAY(SELECT site_composteur_id FROM new_rows UNION SELECT bac_destination_id FROM new_rows WHERE bac_destination_id IS NOT NULL);
+  ELSIF TG_OP = 'DELETE' THEN
+    SELECT array_agg(a), array_agg(m), array_agg(s), array_agg(i), array_agg(n), array_agg(q)
+      INTO v_action, v_mois, v_site, v_intervenant, v_n, v_q
+      FROM (SELECT type_action_id, stats_mois(date), site_id, intervenant_id, -count(*)::int, -sum(coalesce(valeur_nombre, 0))
+              FROM old_rows GROUP BY 1, 2, 3, 4) g(a, m, s, i, n, q);
+    v_lost := ARRAY(SELECT site_composteur_id FROM old_rows UNION SELECT bac_destination_id FROM old_rows WHERE bac_destination_id IS NOT NULL);
+  ELSE
+    SELECT array_agg(a), array_agg(m), array_agg(s), array_agg(i), array_agg(n), array_agg(q)
+      INTO v_action, v_mois, v_site, v_intervenant, v_n, v_q
+      FROM (SELECT a, m, s, i, sum(n)::int, sum(q)
+              FROM (SELECT type_action_id, stats_mois(date), site_id, intervenant_id, 1, coalesce(valeur_nombre, 0) FROM new_rows
+                    UNION ALL
+                    SELECT type_action_id, stats_mois(date), site_id, intervenant_id, -1, -coalesce(valeur_nombre, 0) FROM old_rows) d(a, m, s, i, n, q)
+             GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0 OR sum(q) <> 0) g(a, m, s, i, n, q);
+    v_gained := ARRAY(
+      SELECT n.site_composteur_id FROM old_rows o JOIN new_rows n ON n.id = o.id WHERE n.site_composteur_id <> o.site_composteur_id
+      UNION
+      SELECT n.bac_destination_id FROM old_rows o JOIN new_rows n ON n.id = o.id
+       WHERE n.bac_destination_id IS NOT NULL AND n.bac_destination_id IS DISTINCT FROM o.bac_destination_id);
+    v_lost := ARRAY(
+      SELECT o.site_composteur_id FROM old_rows o JOIN new_rows n ON n.id = o.id WHERE n.site_composteur_id <> o.site_composteur_id
+      UNION
+      SELECT o.bac_destination_id FROM old_rows o JOIN new_rows n ON n.id = o.id
+       WHERE o.bac_destination_id IS NOT NULL AND o.bac_destination_id IS DISTINCT FROM n.bac_destination_id);
+  END IF;
 
-CREATE OR REPLACE FUNCTION public.intervention_count_apply(p_site integer[], p_action integer[], p_delta integer[])
- RETURNS void
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-  INSERT INTO intervention_count AS c (site_id, type_action_id, n)
-    SELECT s, a, sum(d)::int FROM (
-      SELECT s, a, d FROM unnest(p_site, p_action, p_delta) x(s, a, d)
-      UNION ALL SELECT s, 0, d FROM unnest(p_site, p_delta) y(s, d)) z
-    GROUP BY s, a HAVING sum(d) <> 0 ORDER BY s, a
-    ON CONFLICT (site_id, type_action_id) DO UPDATE SET n = c.n + EXCLUDED.n;
-END $function$;
+  -- A statement that changed nothing (a cell's renumbering touches no intervention) stops here.
+  IF v_action IS NULL AND cardinality(v_gained) = 0 AND cardinality(v_lost) = 0 THEN
+    RETURN NULL;
+  END IF;
+  -- Only cells getting their first intervention are written: an UPDATE of no row would still
+  -- fire the cells' statement triggers, whose cell copy fires this one again.
+  v_gained := ARRAY(SELECT id FROM site_composteur WHERE id = ANY(v_gained) AND NOT a_interventions ORDER BY id);
+  IF cardinality(v_gained) > 0 THEN
+    UPDATE site_composteur SET a_interventions = true WHERE id = ANY(v_gained) AND NOT a_interventions;
+  END IF;
 
-CREATE OR REPLACE FUNCTION public.intervention_count_del()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-  PERFORM intervention_count_apply(array_agg(site_id), array_agg(type_action_id), array_agg(n))
-    FROM (SELECT site_id, type_action_id, -count(*)::int AS n FROM old_rows GROUP BY 1, 2) g;
-  RETURN NULL;
-END $function$;
+  WITH g AS (SELECT * FROM unnest(v_action, v_mois, v_site, v_intervenant, v_n, v_q) g(a, m, s, i, n, q)),
+  per_site_intervenant AS (
+    INSERT INTO intervention_stats_mois AS t (type_action_id, mois, site_id, intervenant_id, nb, quantite)
+    SELECT a, m, s, i, n, q FROM g ORDER BY 1, 2, 3, 4
+    ON CONFLICT (type_action_id, mois, site_id, intervenant_id) DO UPDATE SET nb = t.nb + EXCLUDED.nb, quantite = t.quantite + EXCLUDED.quantite),
+  per_intervenant AS (
+    INSERT INTO intervention_stats_mois_intervenant AS t (type_action_id, mois, intervenant_id, nb, quantite)
+    SELECT a, m, i, sum(n)::int, sum(q) FROM g GROUP BY 1, 2, 3 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2, 3
+    ON CONFLICT (type_action_id, mois, intervenant_id) DO UPDATE SET nb = t.nb + EXCLUDED.nb, quantite = t.quantite + EXCLUDED.quantite),
+  per_band AS (
+    INSERT INTO intervention_stats_mois_reseau AS t (type_action_id, mois, bande, nb, quantite)
+    SELECT a, m, s % 16, sum(n)::int, sum(q) FROM g GROUP BY 1, 2, 3 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2, 3
+    ON CONFLICT (type_action_id, mois, bande) DO UPDATE SET nb = t.nb + EXCLUDED.nb, quantite = t.quantite + EXCLUDED.quantite),
+  per_site AS (
+    INSERT INTO intervention_stats_site_mois AS t (mois, site_id, nb, quantite)
+    SELECT m, s, sum(n)::int, sum(q) FROM g GROUP BY 1, 2 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2
+    ON CONFLICT (mois, site_id) DO UPDATE SET nb = t.nb + EXCLUDED.nb, quantite = t.quantite + EXCLUDED.quantite)
+  INSERT INTO intervention_count AS t (site_id, type_action_id, n)
+  SELECT s, k, sum(n)::int FROM g CROSS JOIN LATERAL (VALUES (a), (0)) x(k) GROUP BY 1, 2 HAVING sum(n) <> 0 ORDER BY 1, 2
+  ON CONFLICT (site_id, type_action_id) DO UPDATE SET n = t.n + EXCLUDED.n;
 
-CREATE OR REPLACE FUNCTION public.intervention_count_ins()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-  PERFORM intervention_count_apply(array_agg(site_id), array_agg(type_action_id), array_agg(n))
-    FROM (SELECT site_id, type_action_id, count(*)::int AS n FROM new_rows GROUP BY 1, 2) g;
-  RETURN NULL;
-END $function$;
-
-CREATE OR REPLACE FUNCTION public.intervention_count_truncate()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-  TRUNCATE intervention_count;
-  RETURN NULL;
-END $function$;
-
-CREATE OR REPLACE FUNCTION public.intervention_count_upd()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-  PERFORM intervention_count_apply(array_agg(site_id), array_agg(type_action_id), array_agg(n))
-    FROM (SELECT site_id, type_action_id, sum(d)::int AS n
-            FROM (SELECT site_id, type_action_id, -1 AS d FROM old_rows UNION ALL SELECT site_id, type_action_id, 1 FROM new_rows) x
-            GROUP BY 1, 2 HAVING sum(d) <> 0) g;
-  RETURN NULL;
-END $function$;
-
-CREATE OR REPLACE FUNCTION public.intervention_stats_delete()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-  INSERT INTO intervention_stats_mois AS s (type_action_id, mois, site_id, intervenant_id, nb, quantite)
-  SELECT type_action_id, stats_mois(date), site_id, intervenant_id, sum(n)::int, sum(q) FROM (SELECT type_action_id, date, site_id, intervenant_id, -1 AS n, -coalesce(valeur_nombre, 0) AS q FROM old_rows) d
-    GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2, 3, 4
-  ON CONFLICT (type_action_id, mois, site_id, intervenant_id) DO UPDATE SET nb = s.nb + EXCLUDED.nb, quantite = s.quantite + EXCLUDED.quantite;
-  DELETE FROM intervention_stats_mois s USING (SELECT DISTINCT type_action_id AS type_action_id, stats_mois(date) AS mois, site_id AS site_id, intervenant_id AS intervenant_id FROM old_rows) o
-    WHERE s.type_action_id = o.type_action_id AND s.mois = o.mois AND s.site_id = o.site_id AND s.intervenant_id = o.intervenant_id AND s.nb = 0;
-  INSERT INTO intervention_stats_mois_intervenant AS s (type_action_id, mois, intervenant_id, nb, quantite)
-  SELECT type_action_id, stats_mois(date), intervenant_id, sum(n)::int, sum(q) FROM (SELECT type_action_id, date, site_id, intervenant_id, -1 AS n, -coalesce(valeur_nombre, 0) AS q FROM old_rows) d
-    GROUP BY 1, 2, 3 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2, 3
-  ON CONFLICT (type_action_id, mois, intervenant_id) DO UPDATE SET nb = s.nb + EXCLUDED.nb, quantite = s.quantite + EXCLUDED.quantite;
-  DELETE FROM intervention_stats_mois_intervenant s USING (SELECT DISTINCT type_action_id AS type_action_id, stats_mois(date) AS mois, intervenant_id AS intervenant_id FROM old_rows) o
-    WHERE s.type_action_id = o.type_action_id AND s.mois = o.mois AND s.intervenant_id = o.intervenant_id AND s.nb = 0;
-  INSERT INTO intervention_stats_mois_reseau AS s (type_action_id, mois, bande, nb, quantite)
-  SELECT type_action_id, stats_mois(date), site_id % 16, sum(n)::int, sum(q) FROM (SELECT type_action_id, date, site_id, intervenant_id, -1 AS n, -coalesce(valeur_nombre, 0) AS q FROM old_rows) d
-    GROUP BY 1, 2, 3 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2, 3
-  ON CONFLICT (type_action_id, mois, bande) DO UPDATE SET nb = s.nb + EXCLUDED.nb, quantite = s.quantite + EXCLUDED.quantite;
-  DELETE FROM intervention_stats_mois_reseau s USING (SELECT DISTINCT type_action_id AS type_action_id, stats_mois(date) AS mois, site_id % 16 AS bande FROM old_rows) o
-    WHERE s.type_action_id = o.type_action_id AND s.mois = o.mois AND s.bande = o.bande AND s.nb = 0;
-  INSERT INTO intervention_stats_site_mois AS s (mois, site_id, nb, quantite)
-  SELECT stats_mois(date), site_id, sum(n)::int, sum(q) FROM (SELECT type_action_id, date, site_id, intervenant_id, -1 AS n, -coalesce(valeur_nombre, 0) AS q FROM old_rows) d
-    GROUP BY 1, 2 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2
-  ON CONFLICT (mois, site_id) DO UPDATE SET nb = s.nb + EXCLUDED.nb, quantite = s.quantite + EXCLUDED.quantite;
-  DELETE FROM intervention_stats_site_mois s USING (SELECT DISTINCT stats_mois(date) AS mois, site_id AS site_id FROM old_rows) o
-    WHERE s.mois = o.mois AND s.site_id = o.site_id AND s.nb = 0;
-  RETURN NULL;
-END $function$;
-
-CREATE OR REPLACE FUNCTION public.intervention_stats_insert()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-  INSERT INTO intervention_stats_mois AS s (type_action_id, mois, site_id, intervenant_id, nb, quantite)
-  SELECT type_action_id, stats_mois(date), site_id, intervenant_id, sum(n)::int, sum(q) FROM (SELECT type_action_id, date, site_id, intervenant_id, 1 AS n, coalesce(valeur_nombre, 0) AS q FROM new_rows) d
-    GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2, 3, 4
-  ON CONFLICT (type_action_id, mois, site_id, intervenant_id) DO UPDATE SET nb = s.nb + EXCLUDED.nb, quantite = s.quantite + EXCLUDED.quantite;
-  INSERT INTO intervention_stats_mois_intervenant AS s (type_action_id, mois, intervenant_id, nb, quantite)
-  SELECT type_action_id, stats_mois(date), intervenant_id, sum(n)::int, sum(q) FROM (SELECT type_action_id, date, site_id, intervenant_id, 1 AS n, coalesce(valeur_nombre, 0) AS q FROM new_rows) d
-    GROUP BY 1, 2, 3 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2, 3
-  ON CONFLICT (type_action_id, mois, intervenant_id) DO UPDATE SET nb = s.nb + EXCLUDED.nb, quantite = s.quantite + EXCLUDED.quantite;
-  INSERT INTO intervention_stats_mois_reseau AS s (type_action_id, mois, bande, nb, quantite)
-  SELECT type_action_id, stats_mois(date), site_id % 16, sum(n)::int, sum(q) FROM (SELECT type_action_id, date, site_id, intervenant_id, 1 AS n, coalesce(valeur_nombre, 0) AS q FROM new_rows) d
-    GROUP BY 1, 2, 3 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2, 3
-  ON CONFLICT (type_action_id, mois, bande) DO UPDATE SET nb = s.nb + EXCLUDED.nb, quantite = s.quantite + EXCLUDED.quantite;
-  INSERT INTO intervention_stats_site_mois AS s (mois, site_id, nb, quantite)
-  SELECT stats_mois(date), site_id, sum(n)::int, sum(q) FROM (SELECT type_action_id, date, site_id, intervenant_id, 1 AS n, coalesce(valeur_nombre, 0) AS q FROM new_rows) d
-    GROUP BY 1, 2 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2
-  ON CONFLICT (mois, site_id) DO UPDATE SET nb = s.nb + EXCLUDED.nb, quantite = s.quantite + EXCLUDED.quantite;
-  RETURN NULL;
-END $function$;
-
-CREATE OR REPLACE FUNCTION public.intervention_stats_truncate()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-  TRUNCATE intervention_stats_mois, intervention_stats_mois_intervenant, intervention_stats_mois_reseau, intervention_stats_site_mois;
-  RETURN NULL;
-END $function$;
-
-CREATE OR REPLACE FUNCTION public.intervention_stats_update()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-  INSERT INTO intervention_stats_mois AS s (type_action_id, mois, site_id, intervenant_id, nb, quantite)
-  SELECT type_action_id, stats_mois(date), site_id, intervenant_id, sum(n)::int, sum(q) FROM (SELECT type_action_id, date, site_id, intervenant_id, 1 AS n, coalesce(valeur_nombre, 0) AS q FROM new_rows UNION ALL SELECT type_action_id, date, site_id, intervenant_id, -1 AS n, -coalesce(valeur_nombre, 0) AS q FROM old_rows) d
-    GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2, 3, 4
-  ON CONFLICT (type_action_id, mois, site_id, intervenant_id) DO UPDATE SET nb = s.nb + EXCLUDED.nb, quantite = s.quantite + EXCLUDED.quantite;
-  DELETE FROM intervention_stats_mois s USING (SELECT DISTINCT type_action_id AS type_action_id, stats_mois(date) AS mois, site_id AS site_id, intervenant_id AS intervenant_id FROM old_rows) o
-    WHERE s.type_action_id = o.type_action_id AND s.mois = o.mois AND s.site_id = o.site_id AND s.intervenant_id = o.intervenant_id AND s.nb = 0;
-  INSERT INTO intervention_stats_mois_intervenant AS s (type_action_id, mois, intervenant_id, nb, quantite)
-  SELECT type_action_id, stats_mois(date), intervenant_id, sum(n)::int, sum(q) FROM (SELECT type_action_id, date, site_id, intervenant_id, 1 AS n, coalesce(valeur_nombre, 0) AS q FROM new_rows UNION ALL SELECT type_action_id, date, site_id, intervenant_id, -1 AS n, -coalesce(valeur_nombre, 0) AS q FROM old_rows) d
-    GROUP BY 1, 2, 3 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2, 3
-  ON CONFLICT (type_action_id, mois, intervenant_id) DO UPDATE SET nb = s.nb + EXCLUDED.nb, quantite = s.quantite + EXCLUDED.quantite;
-  DELETE FROM intervention_stats_mois_intervenant s USING (SELECT DISTINCT type_action_id AS type_action_id, stats_mois(date) AS mois, intervenant_id AS intervenant_id FROM old_rows) o
-    WHERE s.type_action_id = o.type_action_id AND s.mois = o.mois AND s.intervenant_id = o.intervenant_id AND s.nb = 0;
-  INSERT INTO intervention_stats_mois_reseau AS s (type_action_id, mois, bande, nb, quantite)
-  SELECT type_action_id, stats_mois(date), site_id % 16, sum(n)::int, sum(q) FROM (SELECT type_action_id, date, site_id, intervenant_id, 1 AS n, coalesce(valeur_nombre, 0) AS q FROM new_rows UNION ALL SELECT type_action_id, date, site_id, intervenant_id, -1 AS n, -coalesce(valeur_nombre, 0) AS q FROM old_rows) d
-    GROUP BY 1, 2, 3 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2, 3
-  ON CONFLICT (type_action_id, mois, bande) DO UPDATE SET nb = s.nb + EXCLUDED.nb, quantite = s.quantite + EXCLUDED.quantite;
-  DELETE FROM intervention_stats_mois_reseau s USING (SELECT DISTINCT type_action_id AS type_action_id, stats_mois(date) AS mois, site_id % 16 AS bande FROM old_rows) o
-    WHERE s.type_action_id = o.type_action_id AND s.mois = o.mois AND s.bande = o.bande AND s.nb = 0;
-  INSERT INTO intervention_stats_site_mois AS s (mois, site_id, nb, quantite)
-  SELECT stats_mois(date), site_id, sum(n)::int, sum(q) FROM (SELECT type_action_id, date, site_id, intervenant_id, 1 AS n, coalesce(valeur_nombre, 0) AS q FROM new_rows UNION ALL SELECT type_action_id, date, site_id, intervenant_id, -1 AS n, -coalesce(valeur_nombre, 0) AS q FROM old_rows) d
-    GROUP BY 1, 2 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2
-  ON CONFLICT (mois, site_id) DO UPDATE SET nb = s.nb + EXCLUDED.nb, quantite = s.quantite + EXCLUDED.quantite;
-  DELETE FROM intervention_stats_site_mois s USING (SELECT DISTINCT stats_mois(date) AS mois, site_id AS site_id FROM old_rows) o
-    WHERE s.mois = o.mois AND s.site_id = o.site_id AND s.nb = 0;
+  IF TG_OP <> 'INSERT' THEN
+    WITH k AS (SELECT DISTINCT a, m, s, i FROM unnest(v_action, v_mois, v_site, v_intervenant) k(a, m, s, i)),
+    per_site_intervenant AS (
+      DELETE FROM intervention_stats_mois t USING k
+       WHERE t.type_action_id = k.a AND t.mois = k.m AND t.site_id = k.s AND t.intervenant_id = k.i AND t.nb = 0),
+    per_intervenant AS (
+      DELETE FROM intervention_stats_mois_intervenant t USING (SELECT DISTINCT a, m, i FROM k) k
+       WHERE t.type_action_id = k.a AND t.mois = k.m AND t.intervenant_id = k.i AND t.nb = 0),
+    per_band AS (
+      DELETE FROM intervention_stats_mois_reseau t USING (SELECT DISTINCT a, m, s % 16 AS b FROM k) k
+       WHERE t.type_action_id = k.a AND t.mois = k.m AND t.bande = k.b AND t.nb = 0)
+    DELETE FROM intervention_stats_site_mois t USING (SELECT DISTINCT m, s FROM k) k
+     WHERE t.mois = k.m AND t.site_id = k.s AND t.nb = 0;
+    PERFORM intervention_cells_recheck(v_lost);
+  END IF;
   RETURN NULL;
 END $function$;
 
@@ -1544,37 +1427,23 @@ CREATE TRIGGER account_names_changed AFTER UPDATE ON account REFERENCING OLD TAB
 
 CREATE TRIGGER account_role_auth_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON account_role FOR EACH STATEMENT EXECUTE FUNCTION compost_auth_changed();
 
-CREATE TRIGGER demande_intervention_count_del AFTER DELETE ON demande_intervention REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION demande_intervention_count_del();
+CREATE TRIGGER demande_intervention_counts_deleted AFTER DELETE ON demande_intervention REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION demande_intervention_counts_changed();
 
-CREATE TRIGGER demande_intervention_count_ins AFTER INSERT ON demande_intervention REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION demande_intervention_count_ins();
+CREATE TRIGGER demande_intervention_counts_inserted AFTER INSERT ON demande_intervention REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION demande_intervention_counts_changed();
 
-CREATE TRIGGER demande_intervention_count_truncate AFTER TRUNCATE ON demande_intervention FOR EACH STATEMENT EXECUTE FUNCTION demande_intervention_count_truncate();
+CREATE TRIGGER demande_intervention_counts_truncated AFTER TRUNCATE ON demande_intervention FOR EACH STATEMENT EXECUTE FUNCTION demande_intervention_counts_changed();
 
-CREATE TRIGGER demande_intervention_count_upd AFTER UPDATE ON demande_intervention REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION demande_intervention_count_upd();
+CREATE TRIGGER demande_intervention_counts_updated AFTER UPDATE ON demande_intervention REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION demande_intervention_counts_changed();
 
 CREATE TRIGGER intervention_cell_copy BEFORE INSERT OR UPDATE OF site_composteur_id ON intervention FOR EACH ROW EXECUTE FUNCTION intervention_cell_copy();
 
-CREATE TRIGGER intervention_cells_deleted AFTER DELETE ON intervention REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_cells_deleted();
+CREATE TRIGGER intervention_log_deleted AFTER DELETE ON intervention REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_log_changed();
 
-CREATE TRIGGER intervention_cells_inserted AFTER INSERT ON intervention REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_cells_inserted();
+CREATE TRIGGER intervention_log_inserted AFTER INSERT ON intervention REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_log_changed();
 
-CREATE TRIGGER intervention_cells_updated AFTER UPDATE ON intervention REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_cells_updated();
+CREATE TRIGGER intervention_log_truncated AFTER TRUNCATE ON intervention FOR EACH STATEMENT EXECUTE FUNCTION intervention_log_changed();
 
-CREATE TRIGGER intervention_count_del AFTER DELETE ON intervention REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_count_del();
-
-CREATE TRIGGER intervention_count_ins AFTER INSERT ON intervention REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_count_ins();
-
-CREATE TRIGGER intervention_count_truncate AFTER TRUNCATE ON intervention FOR EACH STATEMENT EXECUTE FUNCTION intervention_count_truncate();
-
-CREATE TRIGGER intervention_count_upd AFTER UPDATE ON intervention REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_count_upd();
-
-CREATE TRIGGER intervention_stats_delete AFTER DELETE ON intervention REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_stats_delete();
-
-CREATE TRIGGER intervention_stats_insert AFTER INSERT ON intervention REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_stats_insert();
-
-CREATE TRIGGER intervention_stats_truncate AFTER TRUNCATE ON intervention FOR EACH STATEMENT EXECUTE FUNCTION intervention_stats_truncate();
-
-CREATE TRIGGER intervention_stats_update AFTER UPDATE ON intervention REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_stats_update();
+CREATE TRIGGER intervention_log_updated AFTER UPDATE ON intervention REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION intervention_log_changed();
 
 CREATE TRIGGER role_auth_changed AFTER DELETE OR UPDATE OR TRUNCATE ON role FOR EACH STATEMENT EXECUTE FUNCTION compost_auth_changed();
 
