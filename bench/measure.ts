@@ -822,6 +822,12 @@ async function pgliteBench(opts: MeasureOptions, ctx: BenchContext, pgInfo: Data
   out.rssIdleMb = starts['main thread'].rssIdleMb;
   out.starts = starts;
 
+  // `--only 'pglite|yearly report'` times only the embedded routes it names, and skips the
+  // head-of-line figures; a pattern that names none of them (`--only pglite`) times them all.
+  const embedded = ROUTES.filter((r) => PGLITE_ROUTES.test(r.name));
+  const named = opts.only ? embedded.filter((r) => opts.only!.test(r.name)) : [];
+  const pgliteRoutes = named.length > 0 ? named : embedded;
+
   // The list routes, timed the same way in both modes, variant by variant; bare SQL replayed
   // inside each server's own PGlite.
   const server = await startBenchServer({ DATA_DIR: dataDir, DATABASE_URL: '', ...PGLITE_MODES[0].env });
@@ -837,7 +843,7 @@ async function pgliteBench(opts: MeasureOptions, ctx: BenchContext, pgInfo: Data
       (await child.call<{ times: number[] }>({ cmd: 'bare', statements, runs, capMs: opts.capMs })).times;
     const rows: RouteResult[] = [];
     const workerRows: RouteResult[] = [];
-    for (const v of ROUTES.filter((r) => PGLITE_ROUTES.test(r.name))) {
+    for (const v of pgliteRoutes) {
       const r = await benchRoute(v, pctx, server, sessions, bareOn(server), opts);
       const w = await benchRoute(v, pctx, worker, workerSessions, bareOn(worker), opts);
       rows.push(r);
@@ -854,6 +860,7 @@ async function pgliteBench(opts: MeasureOptions, ctx: BenchContext, pgInfo: Data
     printRoutes(workerRows);
     out.routes = rows;
     out.workerRoutes = workerRows;
+    if (named.length > 0) return out;
     out.loggedWhilePaging = await loggedWhilePaging(server.url, sessions, 'main thread');
     out.loggedWhilePagingWorker = await loggedWhilePaging(worker.url, workerSessions, 'worker thread');
     out.headOfLine = await headOfLineFigures(

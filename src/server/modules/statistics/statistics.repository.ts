@@ -9,7 +9,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/client.js';
 import { SITE_STATUT, TYPE_PRESTATAIRE } from '../../../shared/domain.js';
-import { MOIS_NOMS, type ExportKind, type StatsQuery, type StatsSeries } from '../../../shared/schemas/statistics.js';
+import { MOIS_NOMS, STATS_SERIES, type ExportKind, type StatsQuery, type StatsSeries } from '../../../shared/schemas/statistics.js';
 
 export interface MonthTotals {
   nb: number[];
@@ -37,23 +37,43 @@ const yearEnd = (annee: number) => sql`make_date(${annee + 1}::int, 1, 1)`;
 const parisYearStart = (annee: number) => sql`make_timestamptz(${annee}::int, 1, 1, 0, 0, 0, 'Europe/Paris')`;
 const parisYearEnd = (annee: number) => sql`make_timestamptz(${annee + 1}::int, 1, 1, 0, 0, 0, 'Europe/Paris')`;
 
+/** The summary a monthly series reads: per site when one is chosen, per intervenant for a provider, else the network's. */
+const summaryOf = (q: StatsQuery) =>
+  q.site !== undefined ? sql`intervention_stats_mois` : q.prestataire !== undefined ? sql`intervention_stats_mois_intervenant` : sql`intervention_stats_mois_reseau`;
+
+/** The year, and the site or provider chosen, on a summary aliased `s`. */
+const scopeOf = (q: StatsQuery) => sql`s.mois >= ${yearStart(q.annee)} AND s.mois < ${yearEnd(q.annee)}
+  ${q.site === undefined ? sql`` : sql`AND s.site_id = ${q.site}`}
+  ${q.prestataire === undefined ? sql`` : sql`AND s.intervenant_id = ${q.prestataire}`}`;
+
+/** Twelve rows, January first, months without interventions at zero. */
+function twelveMonths(rows: readonly { m: number; nb: number; quantite: number }[]) {
+  const byMonth = new Map(rows.map((r) => [r.m, r]));
+  return MOIS_NOMS.map((mois_nom, i) => ({ mois_nom, nb: byMonth.get(i + 1)?.nb ?? 0, quantite: byMonth.get(i + 1)?.quantite ?? 0 }));
+}
+
 export function createStatisticsRepository(db: Db) {
   return {
     /** Twelve rows, January first, months without interventions at zero. */
     async monthly(series: StatsSeries | 'all', q: StatsQuery) {
-      const summary =
-        q.site !== undefined ? sql`intervention_stats_mois` : q.prestataire !== undefined ? sql`intervention_stats_mois_intervenant` : sql`intervention_stats_mois_reseau`;
       const rows = await sql<{ m: number; nb: number; quantite: number }>`
         SELECT extract(month FROM s.mois)::int AS m, sum(s.nb)::int AS nb,
                coalesce(sum(s.quantite) FILTER (WHERE ${LITRES}), 0)::float8 AS quantite
-          FROM ${summary} s
-         WHERE s.mois >= ${yearStart(q.annee)} AND s.mois < ${yearEnd(q.annee)}
-           AND ${actionFilter(series)}
-           ${q.site === undefined ? sql`` : sql`AND s.site_id = ${q.site}`}
-           ${q.prestataire === undefined ? sql`` : sql`AND s.intervenant_id = ${q.prestataire}`}
+          FROM ${summaryOf(q)} s
+         WHERE ${scopeOf(q)} AND ${actionFilter(series)}
          GROUP BY 1`.execute(db);
-      const byMonth = new Map(rows.rows.map((r) => [r.m, r]));
-      return MOIS_NOMS.map((mois_nom, i) => ({ mois_nom, nb: byMonth.get(i + 1)?.nb ?? 0, quantite: byMonth.get(i + 1)?.quantite ?? 0 }));
+      return twelveMonths(rows.rows);
+    },
+
+    /** Every series of `monthly` and 'all' at once, in one statement (the yearly report reads them all). */
+    async monthlyEverySeries(q: StatsQuery): Promise<Map<StatsSeries | 'all', ReturnType<typeof twelveMonths>>> {
+      const rows = await sql<{ m: number; series: StatsSeries | 'all' | null; nb: number; quantite: number }>`
+        SELECT extract(month FROM s.mois)::int AS m, CASE WHEN GROUPING(a.stats_series) = 1 THEN 'all' ELSE a.stats_series END AS series,
+               sum(s.nb)::int AS nb, coalesce(sum(s.quantite) FILTER (WHERE a.value_kind IN ('litres', 'transfer')), 0)::float8 AS quantite
+          FROM ${summaryOf(q)} s JOIN type_action a ON a.id = s.type_action_id
+         WHERE ${scopeOf(q)}
+         GROUP BY GROUPING SETS ((1, a.stats_series), (1))`.execute(db);
+      return new Map((['all', ...STATS_SERIES] as const).map((series) => [series, twelveMonths(rows.rows.filter((r) => r.series === series))]));
     },
 
     /**

@@ -128,11 +128,15 @@ export function createYearlyReportRepository(db: Db) {
       return r.rows[0].n;
     },
 
-    /** Interventions and litres of the year per site and action (the per-site statistics summary). */
-    async actionTotals(annee: number, site?: number): Promise<ActionTotal[]> {
+    /**
+     * Interventions and litres of the year per site and action (the per-site statistics summary).
+     * `litreActions`: the catalogue's litre actions, given as a list rather than looked up for each
+     * of the year's summary rows (a quarter of the time on the embedded database).
+     */
+    async actionTotals(annee: number, litreActions: readonly number[], site?: number): Promise<ActionTotal[]> {
       const r = await sql<ActionTotal>`
         SELECT s.site_id AS "siteId", s.type_action_id AS "actionId", sum(s.nb)::int AS nb,
-               coalesce(sum(s.quantite) FILTER (WHERE s.type_action_id IN (SELECT id FROM type_action WHERE value_kind IN ('litres', 'transfer'))), 0)::float8 AS litres
+               coalesce(sum(s.quantite) FILTER (WHERE s.type_action_id = ANY(CAST(${`{${litreActions.join(',')}}`} AS int[]))), 0)::float8 AS litres
           FROM intervention_stats_mois s
          WHERE s.mois >= ${monthStart(annee)} AND s.mois < ${monthEnd(annee)} ${siteFilter(sql`s.site_id`, site)}
          GROUP BY 1, 2`.execute(db);
@@ -181,7 +185,11 @@ export function createYearlyReportRepository(db: Db) {
                count(*) FILTER (WHERE (d.statut_id = ${REALISEE} AND r.date > d.date_echeance) OR (d.statut_id IN (${PENDING}) AND d.date_echeance < ${now}))::int AS "enRetard",
                (percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM r.date - d.date_creation) / 86400)
                   FILTER (WHERE d.statut_id = ${REALISEE} AND r.date IS NOT NULL))::float8 AS "delaiMedianJours"
-          FROM demande_intervention d LEFT JOIN intervention r ON r.id = d.intervention_realisee_id
+          FROM demande_intervention d
+          -- The realisation's date, looked up by id for each request of the year. As a plain join
+          -- the embedded database read the whole log to hash it (115 ms at 100,000 interventions
+          -- against 30); OFFSET 0 keeps the lookup per request.
+          LEFT JOIN LATERAL (SELECT i.date FROM intervention i WHERE i.id = d.intervention_realisee_id OFFSET 0) r ON true
          WHERE d.date_creation >= ${parisStart(annee)} AND d.date_creation < ${parisEnd(annee)} ${siteFilter(sql`d.site_id`, site)}
          GROUP BY GROUPING SETS ((d.site_id), ())`.execute(db);
       return r.rows;

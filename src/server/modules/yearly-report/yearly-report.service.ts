@@ -3,7 +3,6 @@
 // report shows the dashboard's numbers; each site's come from the same per-site summary.
 import type { Db } from '../../db/client.js';
 import { NotFoundError } from '../../errors.js';
-import { STATS_SERIES, type StatsSeries } from '../../../shared/schemas/statistics.js';
 import { REPORT_LITRES, type ReportFigures, type ReportLitres, type ReportQuery, type ReportSite, type YearlyReport } from '../../../shared/schemas/yearly-report.js';
 import { createStatisticsRepository } from '../statistics/public.js';
 import { createYearlyReportRepository, type ActionTotal, type CatalogueAction, type PeopleTotals, type RequestTotals, type TemperatureTotals } from './yearly-report.repository.js';
@@ -80,7 +79,11 @@ export function createYearlyReportService(db: Db) {
       const withPeople = people.flatMap((p) => (p.siteId !== null ? [p.siteId] : []));
       const [sites, actionTotals, monthTotals, temperatures, requests, reports] = [
         await repo.sites(annee, site, withPeople),
-        await repo.actionTotals(annee, site),
+        await repo.actionTotals(
+          annee,
+          [...catalogue.values()].filter((a) => a.litres).map((a) => a.id),
+          site,
+        ),
         await repo.monthTotals(annee, site),
         await repo.temperatures(annee, thresholds.min, thresholds.max, site),
         await repo.requests(annee, now, site),
@@ -92,8 +95,7 @@ export function createYearlyReportService(db: Db) {
 
       // The programme (or the chosen site): the dashboard's monthly series.
       const filters = { annee, ...(site === undefined ? {} : { site }) };
-      const monthly = new Map<StatsSeries | 'all', { nb: number; quantite: number }[]>();
-      for (const series of ['all', ...STATS_SERIES] as const) monthly.set(series, await stats.monthly(series, filters));
+      const monthly = await stats.monthlyEverySeries(filters);
       const litresParMois = Object.fromEntries(REPORT_LITRES.map((s) => [s, monthly.get(s)!.map((m) => m.quantite)])) as Record<ReportLitres, number[]>;
       const litres = Object.fromEntries(REPORT_LITRES.map((s) => [s, litresParMois[s].reduce((a, b) => a + b, 0)])) as Record<ReportLitres, number>;
       const interventionsParMois = monthly.get('all')!.map((m) => m.nb);
