@@ -8,7 +8,9 @@ const workers = Math.max(1, Number(process.env.E2E_WORKERS ?? 2));
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  timeout: 60_000,
+  // On a 2-core machine under load the longest journeys without a timeout of their own took
+  // 51 s: twice that, and some room.
+  timeout: 120_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers,

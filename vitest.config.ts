@@ -22,7 +22,8 @@ export default defineConfig({
           // app's imports again (2-3 s a file). They mock no module, and every file opens its own
           // database and app; a module-level value a test changes is put back in its finally.
           isolate: false,
-          testTimeout: 30000,
+          // Twice the slowest test without a timeout of its own on a loaded 2-core machine (29 s).
+          testTimeout: 60000,
           hookTimeout: 60000,
         },
       },
