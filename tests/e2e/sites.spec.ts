@@ -12,6 +12,8 @@ async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: s
 }
 
 test('an administrator turns a site request into an installed site with cells and a referent, then exports it', async ({ page, request }) => {
+  // The longest journey without waits of its own: 51 s to 1 min on a loaded 2-core machine.
+  test.setTimeout(180_000);
   const stamp = Date.now().toString(36);
   const siteName = `Ecole ${stamp}`;
   const email = `referent.${stamp}@exemple.fr`;
