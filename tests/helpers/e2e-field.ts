@@ -33,13 +33,26 @@ export async function siteOfUser(page: Page, index: number): Promise<SiteInfos> 
 /**
  * Waits until the page is controlled by the service worker and the app says the user's sites
  * are on the phone (it writes that once every site's cells are stored).
+ * A page whose navigation was under way while the worker activated can stay outside its control
+ * (the worker's claim does not reach it) until the next navigation: when the worker has been
+ * active for 3 s and the page is still free, the page is reloaded, as the next screen a user
+ * opens would be.
  */
 export async function waitUntilReadyOffline(page: Page) {
-  const workerState = () =>
-    page.evaluate(async () => {
+  let freeSince: number | null = null;
+  const workerState = async () => {
+    const state = await page.evaluate(async () => {
       const registration = await navigator.serviceWorker.getRegistration();
       return `${registration?.installing?.state ?? '-'}/${registration?.waiting?.state ?? '-'}/${registration?.active?.state ?? '-'}/${navigator.serviceWorker.controller ? 'controlled' : 'free'}`;
     });
+    if (!state.endsWith('/activated/free')) freeSince = null;
+    else if (freeSince === null) freeSince = Date.now();
+    else if (Date.now() - freeSince > 3_000) {
+      freeSince = null;
+      await page.reload();
+    }
+    return state;
+  };
   await expect.poll(workerState, { timeout: 60_000 }).toMatch(/\/activated\/controlled$/);
   await expect(page.getByText(/^Vos sites sont disponibles hors ligne/)).toBeVisible({ timeout: 30_000 });
 }
