@@ -7,7 +7,7 @@
 //
 //   const narrow = useNarrowChart();                      // under 576 px
 //   const months = monthLabels(narrow);                   // lib/format.ts
-//   hasFigures(data, ['Nombre']) ? <BarChart … yAxisProps={COUNT_AXIS} {...seriesOrder(series)} /> : <NoChartData />
+//   hasFigures(data, ['Nombre']) ? <BarChart … xAxisProps={monthAxis(narrow)} yAxisProps={COUNT_AXIS} {...seriesOrder(series)} /> : <NoChartData />
 import { Center, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { NARROW_CHART_QUERY } from '../lib/format';
@@ -28,6 +28,11 @@ export function seriesOrder(series: readonly { name: string }[]) {
     legendProps: { itemSorter: (item: { dataKey?: unknown; value?: unknown }) => rank(item.dataKey ?? item.value) },
     tooltipProps: { itemSorter: (item: { dataKey?: unknown; name?: unknown }) => rank(item.dataKey ?? item.name) },
   };
+}
+
+/** The x axis of twelve months: every name shown, slanted, with room for the full names. */
+export function monthAxis(narrow: boolean) {
+  return { interval: 0, angle: -45, textAnchor: 'end', height: narrow ? 50 : 80 } as const;
 }
 
 /** True under 576 px, where charts abbreviate the month names. */

@@ -2,13 +2,13 @@
 // taking part at each month's end (with the people in them), and the kilos of the permanences'
 // tallies, the part estimated from buckets drawn apart and said so. Like the other cards, each
 // switches to a table and names its figures for screen readers.
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Text } from '@mantine/core';
 import { BarChart } from '@mantine/charts';
 import type { FoyersMoisRow, KgMoisRow } from '../../../shared/schemas/statistics';
-import { COUNT_AXIS, NoChartData, NO_CHART_DATA, hasFigures, seriesOrder, useNarrowChart } from '../../components/chart-parts';
+import { COUNT_AXIS, NO_CHART_DATA, hasFigures, monthAxis, seriesOrder, useNarrowChart } from '../../components/chart-parts';
 import { formatCount, formatNumber, monthLabels } from '../../lib/format';
-import { AlternativeTable, CHART_HEIGHT, ChartCard, TableToggle } from './stats-charts';
+import { CHART_HEIGHT, ChartCard, ChartOrTable } from './stats-charts';
 
 const parisYearMonth = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', year: 'numeric', month: 'numeric' });
 
@@ -31,7 +31,6 @@ const kilos = (n: number) => `${formatNumber(n, 2)}\u00a0kg`;
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 export function HouseholdsChart({ title, rows, annee, note }: { title: string; rows: readonly FoyersMoisRow[]; annee: number; note?: ReactNode }) {
-  const [asTable, setAsTable] = useState(false);
   const narrow = useNarrowChart();
   const months = monthLabels(narrow);
   const fullMonths = monthLabels(false);
@@ -53,42 +52,34 @@ export function HouseholdsChart({ title, rows, annee, note }: { title: string; r
   return (
     <ChartCard title={title} total={badge} totalLabel={badge && `Fin ${monthName} : ${badge}`}>
       {note}
-      {empty ? (
-        <div role="img" aria-label={summary}>
-          <NoChartData h={CHART_HEIGHT} />
-        </div>
-      ) : (
-        <>
-          <TableToggle checked={asTable} onChange={setAsTable} />
-          {asTable ? (
-            <AlternativeTable title={title} headers={['Mois (fin)', 'Foyers', 'Personnes']} rows={rows.map((r, i) => [fullMonths[i], formatCount(r.nb), formatCount(r.personnes)])} />
-          ) : (
-            <div role="img" aria-label={summary}>
-              <BarChart
-                h={CHART_HEIGHT}
-                data={data}
-                dataKey="mois"
-                series={series}
-                withLegend
-                withRightYAxis
-                yAxisLabel="Foyers"
-                rightYAxisLabel="Personnes"
-                yAxisProps={COUNT_AXIS}
-                rightYAxisProps={COUNT_AXIS}
-                valueFormatter={(v) => formatCount(v)}
-                xAxisProps={{ interval: 0, angle: -45, textAnchor: 'end', height: narrow ? 50 : 80 }}
-                {...seriesOrder(series)}
-              />
-            </div>
-          )}
-        </>
-      )}
+      <ChartOrTable
+        title={title}
+        summary={summary}
+        empty={empty}
+        headers={['Mois (fin)', 'Foyers', 'Personnes']}
+        rows={() => rows.map((r, i) => [fullMonths[i], formatCount(r.nb), formatCount(r.personnes)])}
+      >
+        <BarChart
+          h={CHART_HEIGHT}
+          data={data}
+          dataKey="mois"
+          series={series}
+          withLegend
+          withRightYAxis
+          yAxisLabel="Foyers"
+          rightYAxisLabel="Personnes"
+          yAxisProps={COUNT_AXIS}
+          rightYAxisProps={COUNT_AXIS}
+          valueFormatter={(v) => formatCount(v)}
+          xAxisProps={monthAxis(narrow)}
+          {...seriesOrder(series)}
+        />
+      </ChartOrTable>
     </ChartCard>
   );
 }
 
 export function KilosChart({ title, rows, note }: { title: string; rows: readonly KgMoisRow[]; note?: ReactNode }) {
-  const [asTable, setAsTable] = useState(false);
   const narrow = useNarrowChart();
   const months = monthLabels(narrow);
   const fullMonths = monthLabels(false);
@@ -109,41 +100,30 @@ export function KilosChart({ title, rows, note }: { title: string; rows: readonl
   return (
     <ChartCard title={title} total={badge}>
       {note}
-      {empty ? (
-        <div role="img" aria-label={summary}>
-          <NoChartData h={CHART_HEIGHT} />
-        </div>
-      ) : (
-        <>
-          <TableToggle checked={asTable} onChange={setAsTable} />
-          {asTable ? (
-            <AlternativeTable
-              title={title}
-              headers={['Mois', 'Kilos', 'dont estimés', 'Permanences']}
-              rows={rows.map((r, i) => [fullMonths[i], formatNumber(r.kg, 2), formatNumber(r.kgEstimes, 2), formatCount(r.permanences)])}
-            />
-          ) : (
-            <div role="img" aria-label={summary}>
-              <BarChart
-                h={CHART_HEIGHT}
-                data={data}
-                dataKey="mois"
-                type="stacked"
-                series={series}
-                withLegend
-                yAxisLabel="kg"
-                valueFormatter={(v) => formatNumber(v, 2)}
-                xAxisProps={{ interval: 0, angle: -45, textAnchor: 'end', height: narrow ? 50 : 80 }}
-                {...seriesOrder(series)}
-              />
-            </div>
-          )}
-          {estimated > 0 && (
-            <Text size="xs" c="dimmed" mt="xs">
-              Estimés : seaux apportés × kilos par seau du programme, quand le bilan n’a pas été pesé.
-            </Text>
-          )}
-        </>
+      <ChartOrTable
+        title={title}
+        summary={summary}
+        empty={empty}
+        headers={['Mois', 'Kilos', 'dont estimés', 'Permanences']}
+        rows={() => rows.map((r, i) => [fullMonths[i], formatNumber(r.kg, 2), formatNumber(r.kgEstimes, 2), formatCount(r.permanences)])}
+      >
+        <BarChart
+          h={CHART_HEIGHT}
+          data={data}
+          dataKey="mois"
+          type="stacked"
+          series={series}
+          withLegend
+          yAxisLabel="kg"
+          valueFormatter={(v) => formatNumber(v, 2)}
+          xAxisProps={monthAxis(narrow)}
+          {...seriesOrder(series)}
+        />
+      </ChartOrTable>
+      {!empty && estimated > 0 && (
+        <Text size="xs" c="dimmed" mt="xs">
+          Estimés : seaux apportés × kilos par seau du programme, quand le bilan n’a pas été pesé.
+        </Text>
       )}
     </ChartCard>
   );

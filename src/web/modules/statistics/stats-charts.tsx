@@ -10,7 +10,7 @@ import { BarChart, LineChart } from '@mantine/charts';
 import { IconDownload } from '@tabler/icons-react';
 import { MOIS_NOMS, type StatsMoisRow, type TemperatureRow } from '../../../shared/schemas/statistics';
 import { formatParisDate, formatParisDateTime } from '../../../shared/dates';
-import { COUNT_AXIS, NoChartData, NO_CHART_DATA, hasFigures, seriesOrder, useNarrowChart } from '../../components/chart-parts';
+import { COUNT_AXIS, NoChartData, NO_CHART_DATA, hasFigures, monthAxis, seriesOrder, useNarrowChart } from '../../components/chart-parts';
 import { formatCount, formatLitres, formatNumber, formatTemperature, monthLabels } from '../../lib/format';
 
 export const CHART_HEIGHT = 260;
@@ -84,7 +84,6 @@ interface MonthlyProps {
 }
 
 export function MonthlyChart({ title, rows, litres, action }: MonthlyProps) {
-  const [asTable, setAsTable] = useState(false);
   const narrow = useNarrowChart();
   const months = monthLabels(narrow);
   const fullMonths = monthLabels(false);
@@ -98,50 +97,67 @@ export function MonthlyChart({ title, rows, litres, action }: MonthlyProps) {
     : `${title} : ${total}${litres ? '' : ' intervention(s)'} sur l'année` + (busiest && busiest.nb > 0 ? `, mois le plus actif : ${busiest.mois_nom} (${formatCount(busiest.nb)}).` : '.');
   return (
     <ChartCard title={title} total={total} action={action}>
-      {empty ? (
-        <div role="img" aria-label={summary}>
-          <NoChartData h={CHART_HEIGHT} />
-        </div>
-      ) : (
-        <>
-          <TableToggle checked={asTable} onChange={setAsTable} />
-          {asTable ? (
-            <AlternativeTable
-              title={title}
-              headers={litres ? ['Mois', 'Nombre', 'Litres'] : ['Mois', 'Nombre']}
-              rows={rows.map((r) => [monthOf(r, fullMonths), formatCount(r.nb), ...(litres ? [formatNumber(r.quantite)] : [])])}
-            />
-          ) : (
-            <div role="img" aria-label={summary}>
-              <BarChart
-                h={CHART_HEIGHT}
-                data={data}
-                dataKey="mois"
-                series={series}
-                withLegend={litres}
-                withRightYAxis={litres}
-                yAxisLabel="Nombre"
-                rightYAxisLabel={litres ? 'Litres' : undefined}
-                yAxisProps={COUNT_AXIS}
-                valueFormatter={(v) => formatNumber(v)}
-                xAxisProps={{ interval: 0, angle: -45, textAnchor: 'end', height: narrow ? 50 : 80 }}
-                {...seriesOrder(series)}
-              />
-            </div>
-          )}
-        </>
-      )}
+      <ChartOrTable
+        title={title}
+        summary={summary}
+        empty={empty}
+        headers={litres ? ['Mois', 'Nombre', 'Litres'] : ['Mois', 'Nombre']}
+        rows={() => rows.map((r) => [monthOf(r, fullMonths), formatCount(r.nb), ...(litres ? [formatNumber(r.quantite)] : [])])}
+      >
+        <BarChart
+          h={CHART_HEIGHT}
+          data={data}
+          dataKey="mois"
+          series={series}
+          withLegend={litres}
+          withRightYAxis={litres}
+          yAxisLabel="Nombre"
+          rightYAxisLabel={litres ? 'Litres' : undefined}
+          yAxisProps={COUNT_AXIS}
+          valueFormatter={(v) => formatNumber(v)}
+          xAxisProps={monthAxis(narrow)}
+          {...seriesOrder(series)}
+        />
+      </ChartOrTable>
     </ChartCard>
   );
 }
 
+/**
+ * A chart card's body: 'Aucune donnée pour cette période' when the chart has no figure, otherwise
+ * the switch between the chart (`children`) and its table, the chart's text alternative (built
+ * only when shown). `summary` is what a screen reader hears of the chart, or of its absence.
+ */
+export function ChartOrTable({ title, summary, empty, headers, rows, children }: { title: string; summary: string; empty: boolean; headers: string[]; rows: () => string[][]; children: ReactNode }) {
+  const [asTable, setAsTable] = useState(false);
+  if (empty) {
+    return (
+      <div role="img" aria-label={summary}>
+        <NoChartData h={CHART_HEIGHT} />
+      </div>
+    );
+  }
+  return (
+    <>
+      <TableToggle checked={asTable} onChange={setAsTable} />
+      {asTable ? (
+        <AlternativeTable title={title} headers={headers} rows={rows()} />
+      ) : (
+        <div role="img" aria-label={summary}>
+          {children}
+        </div>
+      )}
+    </>
+  );
+}
+
 /** The switch between a chart and its table (the chart's text alternative). */
-export function TableToggle({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {
+function TableToggle({ checked, onChange }: { checked: boolean; onChange: (checked: boolean) => void }) {
   return <Switch size="xs" mb="xs" label="Afficher le tableau" checked={checked} onChange={(e) => onChange(e.currentTarget.checked)} />;
 }
 
 /** A chart's figures as a table, captioned with the chart's title. */
-export function AlternativeTable({ title, headers, rows }: { title: string; headers: string[]; rows: string[][] }) {
+function AlternativeTable({ title, headers, rows }: { title: string; headers: string[]; rows: string[][] }) {
   return (
     <Table.ScrollContainer minWidth={260}>
       <Table striped withTableBorder>
@@ -170,7 +186,6 @@ export function AlternativeTable({ title, headers, rows }: { title: string; head
 const CELL_COLORS = ['red.6', 'blue.6', 'green.6', 'violet.6', 'orange.6', 'cyan.6', 'pink.6', 'lime.6'];
 
 export function TemperatureChart({ title, rows }: { title: string; rows: readonly TemperatureRow[] }) {
-  const [asTable, setAsTable] = useState(false);
   const cells = [...new Set(rows.map((r) => r.numeroBac))].sort((a, b) => a - b);
   // One point per reading, one line per cell: a reading fills only its cell's column.
   const data = rows.map((r) => ({ date: formatParisDate(r.date), [`Cellule ${r.numeroBac}`]: r.temp }));
@@ -182,36 +197,25 @@ export function TemperatureChart({ title, rows }: { title: string; rows: readonl
       : `${title} : ${rows.length} relevé(s) sur ${cells.length} cellule(s), de ${formatNumber(Math.min(...temps))} à ${formatTemperature(Math.max(...temps))}.`;
   return (
     <ChartCard title={title} total={`${formatCount(rows.length)} relevé(s)`}>
-      {rows.length === 0 ? (
-        <div role="img" aria-label={summary}>
-          <NoChartData h={CHART_HEIGHT} />
-        </div>
-      ) : (
-        <>
-          <TableToggle checked={asTable} onChange={setAsTable} />
-          {asTable ? (
-            <AlternativeTable
-              title={title}
-              headers={['Date', 'Cellule', 'Température (°C)']}
-              rows={rows.map((r) => [formatParisDateTime(r.date), String(r.numeroBac), formatNumber(r.temp)])}
-            />
-          ) : (
-            <div role="img" aria-label={summary}>
-              <LineChart
-                h={CHART_HEIGHT}
-                data={data}
-                dataKey="date"
-                series={series}
-                connectNulls
-                withLegend
-                yAxisLabel="°C"
-                valueFormatter={(v) => formatTemperature(v)}
-                {...seriesOrder(series)}
-              />
-            </div>
-          )}
-        </>
-      )}
+      <ChartOrTable
+        title={title}
+        summary={summary}
+        empty={rows.length === 0}
+        headers={['Date', 'Cellule', 'Température (°C)']}
+        rows={() => rows.map((r) => [formatParisDateTime(r.date), String(r.numeroBac), formatNumber(r.temp)])}
+      >
+        <LineChart
+          h={CHART_HEIGHT}
+          data={data}
+          dataKey="date"
+          series={series}
+          connectNulls
+          withLegend
+          yAxisLabel="°C"
+          valueFormatter={(v) => formatTemperature(v)}
+          {...seriesOrder(series)}
+        />
+      </ChartOrTable>
     </ChartCard>
   );
 }

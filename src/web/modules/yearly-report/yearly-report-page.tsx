@@ -20,7 +20,7 @@ import { formatParisDate } from '../../../shared/dates';
 import { REPORT_LITRES, REPORT_LITRES_LABELS, type ReportFigures, type YearlyReport } from '../../../shared/schemas/yearly-report';
 import { activeSitesQuery } from '../../session/bootstrap.api';
 import { useSessionStore } from '../../session/session-store';
-import { COUNT_AXIS, NoChartData, hasFigures, seriesOrder, useNarrowChart } from '../../components/chart-parts';
+import { COUNT_AXIS, NoChartData, hasFigures, monthAxis, seriesOrder, useNarrowChart } from '../../components/chart-parts';
 import { PageMessage } from '../../components/page-message';
 import { PageTitle } from '../../components/page-title';
 import { formatNumber, monthLabels } from '../../lib/format';
@@ -127,7 +127,7 @@ function MonthlyBars({ h, data, series, stacked, withTooltip = true }: { h: numb
       series={series}
       yAxisProps={stacked ? undefined : COUNT_AXIS}
       valueFormatter={(v) => formatNumber(v)}
-      xAxisProps={{ interval: 0, angle: -45, textAnchor: 'end', height: narrow ? 50 : 80 }}
+      xAxisProps={monthAxis(narrow)}
       {...seriesOrder(series)}
     />
   );
