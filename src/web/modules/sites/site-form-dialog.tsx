@@ -1,10 +1,9 @@
-// Add and edit dialogs of a site. The add dialog starts on status 1 (cells
-// and the convention, implantation and inauguration dates); status 2 swaps them for the
-// requester, the request date, the planned period and year and the observations. The edit
-// dialog has the status dropdown; a changed convention date is added to the history. Both
-// have the site's public page texts (opening hours, what to bring), its coordinates (taken from
-// the imported addresses when left empty, shown and typed with a decimal comma or point) and its
-// open-data switch.
+// The add dialog of a site, and the parts the edit dialog (edit-site-dialog.tsx) shares with it.
+// The add dialog starts on status 1 (cells and the convention, implantation and inauguration
+// dates); status 2 swaps them for the requester, the request date, the planned period and year
+// and the observations. Both dialogs have the site's public page texts (opening hours, what to
+// bring), its coordinates (taken from the imported addresses when left empty, shown and typed
+// with a decimal comma or point) and its open-data switch.
 import { ActionIcon, Anchor, Autocomplete, Button, Fieldset, Group, NumberInput, Select, SimpleGrid, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { Dialog } from '../../components/dialog';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
@@ -25,24 +24,19 @@ import {
   SITE_NOM_MAX,
   SITE_STATUT,
   siteAddSchema,
-  siteUpdateSchema,
-  type SiteDetail,
 } from '../../../shared/schemas/sites';
 import { DialogForm } from '../../components/form-dialog';
 import { QueryState } from '../../components/query-state';
 import { useFormSave, useZodForm } from '../../lib/form';
 import { SiteDateInput } from './site-date-input';
-import { formatParisDate, parisDayValue } from '../../../shared/dates';
 import {
   addSite,
   cellTypesQuery,
   ruesQuery,
-  siteQuery,
   sitesKeys,
   siteStatutsQuery,
   composterTypesQuery,
   typeSitesQuery,
-  updateSite,
   villesQuery,
 } from './sites.api';
 
@@ -124,7 +118,7 @@ const addFormSchema = z.preprocess((raw) => {
 /** A composter type as the cell inputs offer it: '400 L - Bac bois'. */
 export const composterTypeLabel = (c: { volume: number; precisions: string }) => `${c.volume} L - ${c.precisions}`;
 
-function useReferenceOptions() {
+export function useReferenceOptions() {
   const villes = useQuery(villesQuery());
   const typeSites = useQuery(typeSitesQuery());
   const statuts = useQuery(siteStatutsQuery());
@@ -198,7 +192,7 @@ export function CellRows({
   );
 }
 
-function AddressFields({ ville, inputProps }: { ville: string; inputProps: (path: string) => GetInputPropsReturnType }) {
+export function AddressFields({ ville, inputProps }: { ville: string; inputProps: (path: string) => GetInputPropsReturnType }) {
   const rues = useQuery(ruesQuery(ville));
   return (
     <>
@@ -222,7 +216,7 @@ export const coordinateText = (v: number | null | undefined) => (v == null ? '' 
 /** A typed coordinate as the schema reads it (comma or point), to tell whether it was changed. */
 const coordinateValue = (text: string) => (text.trim() === '' ? null : Number(text.trim().replace(',', '.')));
 
-type Position = { latitude: string; longitude: string };
+export type Position = { latitude: string; longitude: string };
 
 /**
  * What the note under the coordinates says: where the shown position comes from, and how to
@@ -241,7 +235,7 @@ export function positionNote(source: 'ban' | 'saisie' | null | undefined, saved:
 }
 
 /** What the site's public page and the open-data files show, and where the site stands. */
-function PublicFields({
+export function PublicFields({
   inputProps,
   position,
   saved = { latitude: '', longitude: '' },
@@ -438,82 +432,5 @@ function RequesterSection({
       </Fieldset>
       <Textarea label="Observations" autosize minRows={2} maxLength={2000} {...form.getInputProps('observations')} />
     </>
-  );
-}
-
-export function EditSiteDialog({ siteId, onClose }: { siteId: number | null; onClose: () => void }) {
-  const site = useQuery({ ...siteQuery(siteId ?? 0), enabled: siteId !== null });
-  return (
-    <Dialog opened={siteId !== null} onClose={onClose} title="Modifier Site" size="xl">
-      {siteId !== null && (
-        <QueryState queries={[site]} detail="Le site n'a pas pu être chargé.">
-          {(s) => <EditSiteForm key={s.id} site={s} onDone={onClose} />}
-        </QueryState>
-      )}
-    </Dialog>
-  );
-}
-
-function EditSiteForm({ site, onDone }: { site: SiteDetail; onDone: () => void }) {
-  const refs = useReferenceOptions();
-  const form = useZodForm(siteUpdateSchema, {
-    initialValues: {
-      statut: String(site.idStatut),
-      nom: site.nom ?? '',
-      adresse: site.adresse,
-      numero: site.numero ?? '',
-      complement: site.complement ?? '',
-      type: String(site.idType),
-      cadena: site.cadena ?? '',
-      observations: site.observations ?? '',
-      dateConvention: parisDayValue(site.dateConvention),
-      dateImplantation: parisDayValue(site.dateImplantation),
-      dateInauguration: parisDayValue(site.dateInauguration),
-      horaires: site.horaires ?? '',
-      consignes: site.consignes ?? '',
-      latitude: coordinateText(site.latitude),
-      longitude: coordinateText(site.longitude),
-      openData: site.openData ?? true,
-    } as Record<string, unknown>,
-  });
-  const save = useFormSave(form, { serverMessage: true, call: (payload) => updateSite(site.id, payload), success: 'Site modifié', invalidate: [sitesKeys.all], onDone });
-
-  if (refs.state) return refs.state;
-  return (
-    <DialogForm save={save} onCancel={onDone}>
-      <Text size="sm">
-        Code : <strong>{site.code}</strong> · {site.ville} ({site.cp})
-      </Text>
-      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-        <Select label="Statut" withAsterisk data={refs.statutOptions} allowDeselect={false} {...form.getInputProps('statut')} />
-        <Select label="Type de site" withAsterisk data={refs.typeSiteOptions} allowDeselect={false} {...form.getInputProps('type')} />
-        <TextInput label="Nom" maxLength={SITE_NOM_MAX} description={`${SITE_NOM_MAX} caractères au plus`} {...form.getInputProps('nom')} />
-        <TextInput label="Cadena" maxLength={CADENA_MAX} description={`Code, ${CADENA_MAX} caractères au plus`} {...form.getInputProps('cadena')} />
-        <AddressFields ville={site.ville} inputProps={(path) => form.getInputProps(path)} />
-        <TextInput label="Précisions" maxLength={200} {...form.getInputProps('complement')} />
-      </SimpleGrid>
-      <Textarea label="Observations" autosize minRows={2} maxLength={2000} {...form.getInputProps('observations')} />
-      <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-        <SiteDateInput
-          label="Date Convention"
-          description={site.dateConventions.length > 0 ? 'Une nouvelle date est ajoutée à l’historique' : undefined}
-          {...form.getInputProps('dateConvention')}
-        />
-        <SiteDateInput label="Date Implantation" {...form.getInputProps('dateImplantation')} />
-        <SiteDateInput label="Date inauguration" {...form.getInputProps('dateInauguration')} />
-      </SimpleGrid>
-      {site.dateConventions.length > 0 && (
-        <Text size="sm" c="dimmed">
-          Historique des conventions : {site.dateConventions.map(formatParisDate).join(', ')}
-        </Text>
-      )}
-      <PublicFields
-        inputProps={(path, options) => form.getInputProps(path, options)}
-        position={form.values as Position}
-        saved={{ latitude: coordinateText(site.latitude), longitude: coordinateText(site.longitude) }}
-        source={site.coordonneesSource}
-        code={site.code}
-      />
-    </DialogForm>
   );
 }
