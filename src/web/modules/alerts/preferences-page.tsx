@@ -1,13 +1,14 @@
 // /admin/alertes/preferences: which alerts the person receives in their daily e-mail (the
 // digests link here). The kinds offered follow their roles; all are on until turned off.
 import { useEffect, useState } from 'react';
-import { Alert, Button, Center, Checkbox, Group, Loader, Stack, Text } from '@mantine/core';
+import { Button, Checkbox, Group, Stack, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { can } from '../../../shared/permissions';
 import { ALERT_LABELS, type AlertKind } from '../../../shared/schemas/alerts';
 import { useSessionStore } from '../../session/session-store';
 import { PageMessage } from '../../components/page-message';
 import { PageTitle } from '../../components/page-title';
+import { QueryState } from '../../components/query-state';
 import { readFailure } from '../../lib/api';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { alertsKeys, preferencesQuery, savePreferences } from './alerts.api';
@@ -49,32 +50,24 @@ function Preferences() {
         Vous recevez au plus un e-mail par jour, quand de nouvelles alertes concernent les sites que vous suivez. Décochez les types d’alerte que vous ne
         souhaitez pas recevoir : ils restent visibles sur la page Alertes.
       </Text>
-      {prefs.isPending && (
-        <Center py="xl">
-          <Loader aria-label="Chargement" />
-        </Center>
-      )}
-      {prefs.isError && (
-        <Alert color="red" role="alert">
-          Une erreur est survenue
-        </Alert>
-      )}
-      {prefs.data && (
-        <>
-          <Checkbox.Group label="Types d'alerte reçus" value={received} onChange={(v) => setReceived(v as AlertKind[])}>
-            <Stack gap="xs" mt="xs">
-              {prefs.data.recues.map((k) => (
-                <Checkbox key={k} value={k} label={ALERT_LABELS[k]} />
-              ))}
-            </Stack>
-          </Checkbox.Group>
-          <Group justify="flex-end">
-            <Button loading={saving} onClick={() => void save()}>
-              Enregistrer
-            </Button>
-          </Group>
-        </>
-      )}
+      <QueryState queries={[prefs]} detail="Vos choix n'ont pas pu être chargés.">
+        {({ recues }) => (
+          <>
+            <Checkbox.Group label="Types d'alerte reçus" value={received} onChange={(v) => setReceived(v as AlertKind[])}>
+              <Stack gap="xs" mt="xs">
+                {recues.map((k) => (
+                  <Checkbox key={k} value={k} label={ALERT_LABELS[k]} />
+                ))}
+              </Stack>
+            </Checkbox.Group>
+            <Group justify="flex-end">
+              <Button loading={saving} onClick={() => void save()}>
+                Enregistrer
+              </Button>
+            </Group>
+          </>
+        )}
+      </QueryState>
     </Stack>
   );
 }

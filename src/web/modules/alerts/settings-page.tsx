@@ -3,7 +3,7 @@
 // bucket, which the permanences' tallies estimate their kilos with, sit here with the other
 // programme-wide estimate (the density).
 import { useEffect, useState } from 'react';
-import { Alert, Anchor, Button, Center, Group, Loader, NumberInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Group, NumberInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { can } from '../../../shared/permissions';
@@ -12,6 +12,7 @@ import { useSessionStore } from '../../session/session-store';
 import { ErrorBanner } from '../../components/form-dialog';
 import { PageMessage } from '../../components/page-message';
 import { PageTitle } from '../../components/page-title';
+import { QueryState } from '../../components/query-state';
 import { readFailure } from '../../lib/api';
 import { GENERIC_ERROR, useZodForm } from '../../lib/form';
 import { notifyError, notifySuccess } from '../../lib/notify';
@@ -35,17 +36,9 @@ function SettingsScreen() {
         Les alertes sont calculées chaque jour ; une alerte s’ouvre une fois par cause et se ferme d’elle-même quand la cause disparaît. Les valeurs
         proposées à l’installation sont des estimations à ajuster à votre programme.
       </Text>
-      {settings.isPending && (
-        <Center py="xl">
-          <Loader aria-label="Chargement" />
-        </Center>
-      )}
-      {settings.isError && (
-        <Alert color="red" role="alert">
-          Une erreur est survenue
-        </Alert>
-      )}
-      {settings.data && <SettingsForm initial={settings.data} />}
+      <QueryState queries={[settings]} detail="Les seuils n'ont pas pu être chargés.">
+        {(initial) => <SettingsForm initial={initial} />}
+      </QueryState>
       <RunNow />
     </Stack>
   );
