@@ -3,32 +3,15 @@
 // transaction to the service's multi-step writes.
 import { sql, type Kysely } from 'kysely';
 import type { Db } from '../../db/client.js';
-import type { Database } from '../../db/schema.js';
+import type { Database, Row } from '../../db/schema.js';
 import { createSessionsRepository } from '../../plugins/sessions.repository.js';
 
 export type TokenPurpose = 'confirm' | 'reset';
 
-export interface LoginAccount {
-  id: number;
-  kind: 'user' | 'agent';
-  identifiant: string | null;
-  email: string;
-  nom: string;
-  prenom: string | null;
-  password_hash: string | null;
-  email_valide: boolean;
-  actif: boolean;
-}
+/** Who may log in: never an 'intervenant', a name imported history gives. */
+export type LoginAccount = Pick<Row<'account'>, 'id' | 'identifiant' | 'email' | 'nom' | 'prenom' | 'password_hash' | 'email_valide' | 'actif'> & { kind: 'user' | 'agent' };
 
-export interface NewExternalAccount {
-  type_user_id: number;
-  organisme: string | null;
-  nom: string;
-  prenom: string | null;
-  tel: string;
-  email: string;
-  password_hash: string;
-}
+export type NewExternalAccount = Pick<Row<'account'>, 'organisme' | 'nom' | 'prenom' | 'email'> & { type_user_id: number; tel: string; password_hash: string };
 
 /** The unique index on lower(email) refused the row (two signups raced on one address). */
 export function isEmailTaken(error: unknown): boolean {

@@ -3,6 +3,7 @@
 // export) are intervention-list.ts, intervention-search.ts and intervention-export.ts.
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.js';
+import type { Row } from '../../db/schema.js';
 import { rowsByIdsQuery, type InterventionListRecord } from './intervention-rows.js';
 
 export function createInterventionsAdminRepository(db: Db) {
@@ -14,22 +15,7 @@ export function createInterventionsAdminRepository(db: Db) {
 
     /** The stored row, locked for the change, with what the locks need. */
     async lockIntervention(id: number) {
-      const { rows } = await sql<{
-        id: number;
-        date: Date;
-        site_id: number;
-        site_composteur_id: number;
-        type_action_id: number;
-        valeur_nombre: number | string | null;
-        valeur_constante: number | null;
-        valeur_texte: string | null;
-        bac_destination_id: number | null;
-        observations: string | null;
-        intervenant_id: number;
-        demande_intervention_id: number | null;
-        modification_agent_id: number | null;
-        modified_at: Date | null;
-      }>`SELECT id, date, site_id, site_composteur_id, type_action_id, valeur_nombre, valeur_constante, valeur_texte, bac_destination_id,
+      const { rows } = await sql<Omit<Row<'intervention'>, 'client_id' | 'created_at'>>`SELECT id, date, site_id, site_composteur_id, type_action_id, valeur_nombre, valeur_constante, valeur_texte, bac_destination_id,
           observations, intervenant_id, demande_intervention_id, modification_agent_id, modified_at
         FROM intervention WHERE id = ${id} FOR UPDATE`.execute(db);
       return rows[0];
@@ -48,15 +34,7 @@ export function createInterventionsAdminRepository(db: Db) {
 
     async updateIntervention(
       id: number,
-      values: {
-        date: Date;
-        site_composteur_id: number;
-        type_action_id: number;
-        valeur_nombre: number | null;
-        valeur_constante: number | null;
-        valeur_texte: string | null;
-        bac_destination_id: number | null;
-        observations: string | null;
+      values: Pick<Row<'intervention'>, 'date' | 'site_composteur_id' | 'type_action_id' | 'valeur_nombre' | 'valeur_constante' | 'valeur_texte' | 'bac_destination_id' | 'observations'> & {
         modification_agent_id: number;
       },
     ) {

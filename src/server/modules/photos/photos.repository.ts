@@ -10,19 +10,9 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/client.js';
 import { intArray } from '../../db/list.js';
 import { planOnce } from '../../db/plan-once.js';
+import type { Row } from '../../db/schema.js';
 
-export interface NewPhoto {
-  client_id: string;
-  intervention_id: number;
-  envoye_par_id: number;
-  largeur: number;
-  hauteur: number;
-  taille: number;
-  taille_miniature: number;
-  empreinte: string;
-  image: Uint8Array;
-  miniature: Uint8Array;
-}
+export type NewPhoto = Omit<Row<'intervention_photo'>, 'id' | 'envoye_par_id' | 'created_at'> & { envoye_par_id: number };
 
 /** What the rights on an intervention's photos depend on, for one account. */
 export interface InterventionAccess {

@@ -2,6 +2,7 @@
 // changes of an account (activate, refuse, delete), its type and its sites.
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/client.js';
+import type { Row } from '../../db/schema.js';
 import { containsNormalized, ilikeUnaccent, pageOf, shortWordTerm, wordStartsNormalized, wordStartsUnaccent } from '../../db/list.js';
 import { NO_SITE, type UserRow } from '../../../shared/schemas/users.js';
 import { TYPE_PRESTATAIRE } from '../../../shared/domain.js';
@@ -127,21 +128,13 @@ export function createUsersRepository(db: Db) {
       const columns = sql`a.id, a.created_at, a.organisme, a.nom, a.prenom, a.email, a.tel, a.type_user_id, a.actif, a.email_valide`;
       const source = gather ? sql`(SELECT ${columns} FROM account a WHERE ${where} OFFSET 0)` : sql`(SELECT ${columns} FROM account a WHERE ${where})`;
       // Sites are joined for the page only, so their cost does not grow with the table.
-      const rows = await sql<{
-        id: number;
-        created_at: Date;
-        organisme: string | null;
-        nom: string;
-        prenom: string | null;
-        email: string;
-        tel: string | null;
-        type_user: string | null;
-        type_user_id: number | null;
-        sites: string | null;
-        actif: boolean;
-        email_valide: boolean;
-        total: number | null;
-      }>`
+      const rows = await sql<
+        Pick<Row<'account'>, 'id' | 'created_at' | 'organisme' | 'nom' | 'prenom' | 'email' | 'tel' | 'type_user_id' | 'actif' | 'email_valide'> & {
+          type_user: string | null;
+          sites: string | null;
+          total: number | null;
+        }
+      >`
         SELECT p.*, t.libelle AS type_user,
           (SELECT string_agg(CASE WHEN s.nom IS NULL OR s.nom = '' THEN s.code ELSE s.code || ' - ' || s.nom END, ', ' ORDER BY s.code)
              FROM site_referent r JOIN site s ON s.id = r.site_id WHERE r.account_id = p.id) AS sites
