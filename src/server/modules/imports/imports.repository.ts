@@ -154,26 +154,15 @@ export function createImportsRepository(db: Db) {
 
     // ---- The instance's data in the templates' layout ----
     exportSites() {
-      return sql<{
-        code: string;
-        nom: string | null;
-        numero: string | null;
-        adresse: string;
-        complement: string | null;
-        cp: string;
-        ville: string;
-        type: string;
-        statut: string;
-        cadena: string | null;
-        date_convention: Date | null;
-        date_implantation: Date | null;
-        date_inauguration: Date | null;
-        latitude: number | null;
-        longitude: number | null;
-        observations: string | null;
-        referents: string | null;
-        cellules: string | null;
-      }>`
+      return sql<
+        Pick<Row<'site'>, 'code' | 'nom' | 'numero' | 'adresse' | 'complement' | 'cp' | 'ville' | 'cadena' | 'date_implantation' | 'date_inauguration' | 'latitude' | 'longitude' | 'observations'> & {
+          type: string;
+          statut: string;
+          date_convention: Date | null;
+          referents: string | null;
+          cellules: string | null;
+        }
+      >`
         SELECT s.code, s.nom, s.numero, s.adresse, s.complement, s.cp, s.ville, ts.libelle AS type, st.libelle AS statut, s.cadena,
           s.date_convention, s.date_implantation, s.date_inauguration, s.latitude, s.longitude, s.observations,
           (SELECT string_agg(a.email, ', ' ORDER BY lower(a.email)) FROM site_referent sr JOIN account a ON a.id = sr.account_id WHERE sr.site_id = s.id) AS referents,
@@ -186,7 +175,7 @@ export function createImportsRepository(db: Db) {
     },
 
     exportUsers() {
-      return sql<{ type: string | null; nom: string; prenom: string | null; email: string; tel: string | null; organisme: string | null; sites: string | null }>`
+      return sql<Pick<Row<'account'>, 'nom' | 'prenom' | 'email' | 'tel' | 'organisme'> & { type: string | null; sites: string | null }>`
         SELECT tu.libelle AS type, a.nom, a.prenom, a.email, a.tel, a.organisme,
           (SELECT string_agg(s.code, ', ' ORDER BY s.code) FROM site_referent sr JOIN site s ON s.id = sr.site_id WHERE sr.account_id = a.id) AS sites
         FROM account a LEFT JOIN type_user tu ON tu.id = a.type_user_id
