@@ -1,4 +1,4 @@
--- The schema of a database migrated up to migration 033 (one-trigger-per-event).
+-- The schema of a database migrated up to migration 034 (single-entry-summaries).
 -- Generated from the catalog by `npm run db:schema` (src/server/db/schema-sql.ts); do not edit:
 -- a change of schema is a new migration, then run `npm run db:schema`.
 
@@ -151,11 +151,43 @@ DECLARE
   v_q numeric[];
   v_gained integer[] := '{}';
   v_lost integer[] := '{}';
+  r_action integer;
+  r_mois date;
+  r_site integer;
+  r_intervenant integer;
+  r_q numeric;
+  r_cell integer;
+  r_destination integer;
+  v_rows integer;
 BEGIN
   IF TG_OP = 'TRUNCATE' THEN
     TRUNCATE intervention_count, intervention_stats_mois, intervention_stats_mois_intervenant, intervention_stats_mois_reseau, intervention_stats_site_mois;
     RETURN NULL;
   ELSIF TG_OP = 'INSERT' THEN
+    -- One new row (every field entry): its summaries are written with one row of values each,
+    -- in the same statement shape and table order as the delta below, without building it.
+    SELECT type_action_id, stats_mois(date), site_id, intervenant_id, coalesce(valeur_nombre, 0), site_composteur_id, bac_destination_id, count(*) OVER ()
+      INTO r_action, r_mois, r_site, r_intervenant, r_q, r_cell, r_destination, v_rows FROM new_rows LIMIT 1;
+    IF v_rows = 1 THEN
+      IF EXISTS (SELECT FROM site_composteur WHERE id IN (r_cell, r_destination) AND NOT a_interventions) THEN
+        UPDATE site_composteur SET a_interventions = true WHERE id IN (r_cell, r_destination) AND NOT a_interventions;
+      END IF;
+      WITH per_site_intervenant AS (
+        INSERT INTO intervention_stats_mois AS t (type_action_id, mois, site_id, intervenant_id, nb, quantite) VALUES (r_action, r_mois, r_site, r_intervenant, 1, r_q)
+        ON CONFLICT (type_action_id, mois, site_id, intervenant_id) DO UPDATE SET nb = t.nb + 1, quantite = t.quantite + EXCLUDED.quantite),
+      per_intervenant AS (
+        INSERT INTO intervention_stats_mois_intervenant AS t (type_action_id, mois, intervenant_id, nb, quantite) VALUES (r_action, r_mois, r_intervenant, 1, r_q)
+        ON CONFLICT (type_action_id, mois, intervenant_id) DO UPDATE SET nb = t.nb + 1, quantite = t.quantite + EXCLUDED.quantite),
+      per_band AS (
+        INSERT INTO intervention_stats_mois_reseau AS t (type_action_id, mois, bande, nb, quantite) VALUES (r_action, r_mois, r_site % 16, 1, r_q)
+        ON CONFLICT (type_action_id, mois, bande) DO UPDATE SET nb = t.nb + 1, quantite = t.quantite + EXCLUDED.quantite),
+      per_site AS (
+        INSERT INTO intervention_stats_site_mois AS t (mois, site_id, nb, quantite) VALUES (r_mois, r_site, 1, r_q)
+        ON CONFLICT (mois, site_id) DO UPDATE SET nb = t.nb + 1, quantite = t.quantite + EXCLUDED.quantite)
+      INSERT INTO intervention_count AS t (site_id, type_action_id, n) VALUES (r_site, 0, 1), (r_site, r_action, 1)
+      ON CONFLICT (site_id, type_action_id) DO UPDATE SET n = t.n + 1;
+      RETURN NULL;
+    END IF;
     SELECT array_agg(a), array_agg(m), array_agg(s), array_agg(i), array_agg(n), array_agg(q)
       INTO v_action, v_mois, v_site, v_intervenant, v_n, v_q
       FROM (SELECT type_action_id, stats_mois(date), site_id, intervenant_id, count(*)::int, sum(coalesce(valeur_nombre, 0))
