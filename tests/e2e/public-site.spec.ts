@@ -4,18 +4,11 @@
 // request; the provider finds it on the requests board.
 // Runs on the demo programme the e2e server seeds (each demo site has cells n°1-2 Apport, n°3
 // Broyat, n°4 Maturation; prestataire@demo.compost.fr is the provider).
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/e2e-test';
 import { ADMIN, PROVIDER, loggedBrowser } from '../helpers/e2e-login';
+import { axeFindings } from '../helpers/e2e-axe';
 
 const RUN = `e2e-${Date.now().toString(36)}`;
-
-/** Serious and critical WCAG 2.x A/AA violations of what the page shows now. */
-async function axeViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 test('a phone reports a full bin without an account; an administrator turns it into a request the provider sees', async ({ browser }) => {
   test.setTimeout(120_000);
@@ -51,13 +44,13 @@ test('a phone reports a full bin without an account; an administrator turns it i
     expect(scripts.length).toBeGreaterThan(0);
     expect(scripts.filter((s) => /\/assets\/(index|field-form|app-layout|bootstrap)[-.]/.test(s))).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeFindings(page)).toEqual([]);
 
     // Sent empty: every missing field is said, under the field, and read out.
     await page.getByRole('button', { name: 'Envoyer le signalement' }).click();
     await expect(page.getByRole('alert')).toHaveText('Vérifiez les champs signalés.');
     await expect(page.getByText('Choisissez une catégorie')).toBeVisible();
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeFindings(page)).toEqual([]);
 
     await page.getByRole('radio', { name: 'Bac plein' }).check();
     await page.getByLabel(/Description du problème/).fill(`${RUN} : le bac d’apport déborde.`);
