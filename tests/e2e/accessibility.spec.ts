@@ -56,9 +56,29 @@ async function settle(page: Page) {
   await expect(page.locator('.mantine-Loader-root, [aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
 }
 
+/**
+ * Opens a screen as a link inside the application would: once the application runs in the page,
+ * through the router (the history API), which spares each screen a whole page load; the first
+ * screen, and a site's public page, are loaded from the server. The router may keep the previous screen on display while the
+ * next one's code loads: the check waits until what <main> shows has changed.
+ */
+async function open(page: Page, path: string) {
+  const main = page.locator('main');
+  const running = page.url().startsWith('http') && (await main.count()) > 0;
+  // A site's public page is opened from its label, never from inside the application.
+  if (!running || path.startsWith('/s/')) return page.goto(path);
+  const before = await main.innerHTML();
+  await page.evaluate((to) => {
+    window.history.pushState(null, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await expect(page).toHaveURL((url) => url.pathname + url.search === path);
+  await expect.poll(() => main.innerHTML(), { message: `${path}: the screen did not change` }).not.toBe(before);
+}
+
 async function check(page: Page, path: string, who: string) {
   const label = `${who} ${path}`;
-  await page.goto(path);
+  await open(page, path);
   await settle(page);
   expect.soft(await axeFindings(page), `${label}: serious or critical WCAG violations`).toEqual([]);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -94,7 +94,7 @@ function Stage({ photo, many, onPrevious, onNext }: { photo: ViewerPhoto; many: 
     >
       {state === 'loading' && (
         <Center pos="absolute" inset={0} role="status" aria-live="polite">
-          <Loader color="gray" aria-label="Chargement de la photo" />
+          <Loader color="gray" role="status" aria-label="Chargement de la photo" />
         </Center>
       )}
       {state === 'failed' ? (

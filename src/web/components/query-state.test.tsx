@@ -13,14 +13,14 @@ const query = <T,>(data: T | undefined, isError = false) => ({ data, isError, re
 describe('QueryState', () => {
   it('names the loader for screen readers and marks the wait as busy', () => {
     show(<Loading />);
-    expect(screen.getByLabelText('Chargement')).toBeInTheDocument();
+    expect(screen.getByRole('status', { name: 'Chargement' })).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveAttribute('aria-busy', 'true');
   });
 
   it('waits while one query has no data yet, with its own label', () => {
     show(<QueryState queries={[query(1), query(undefined)]} label="Chargement du rapport">{() => 'contenu'}</QueryState>);
     expect(screen.getByRole('status')).toHaveAttribute('aria-busy', 'true');
-    expect(screen.getByLabelText('Chargement du rapport')).toBeInTheDocument();
+    expect(screen.getByRole('status', { name: 'Chargement du rapport' })).toBeInTheDocument();
     expect(screen.queryByText('contenu')).not.toBeInTheDocument();
   });
 

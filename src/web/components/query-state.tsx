@@ -18,8 +18,8 @@ export const LOAD_FAILED = 'Une erreur est survenue';
 
 export function Loading({ label = 'Chargement' }: { label?: string }) {
   return (
-    <Center py="xl" role="status" aria-busy="true">
-      <Loader aria-label={label} />
+    <Center py="xl" role="status" aria-busy="true" aria-label={label}>
+      <Loader aria-hidden />
     </Center>
   );
 }

@@ -68,7 +68,7 @@ function PendingRequests({ site }: { site: CarteSite }) {
       </Alert>
     );
   }
-  if (!pending.data) return <Loader size="sm" aria-label="Chargement des demandes" />;
+  if (!pending.data) return <Loader size="sm" role="status" aria-label="Chargement des demandes" />;
   const { demandesInterventions: list, count } = pending.data;
   return (
     <Stack gap={4}>

@@ -90,7 +90,7 @@ export function ReportsPanel() {
       />
       {reports.isPending ? (
         <Center py="xl" role="status">
-          <Loader aria-label="Chargement des signalements" />
+          <Loader role="status" aria-label="Chargement des signalements" />
         </Center>
       ) : reports.isError ? (
         <Alert color="red" role="alert" title="Chargement impossible">

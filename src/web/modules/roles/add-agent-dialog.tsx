@@ -55,7 +55,7 @@ function AddAgentForm({ exclude, onAdd, onClose }: { exclude: number[]; onAdd: (
           setError(null);
         }}
         nothingFoundMessage={searching ? 'Recherche…' : 'Aucun résultat'}
-        rightSection={searching && search.trim() !== '' ? <Loader size="xs" aria-label="Recherche en cours" /> : undefined}
+        rightSection={searching && search.trim() !== '' ? <Loader size="xs" role="status" aria-label="Recherche en cours" /> : undefined}
         error={error ?? (agents.isError ? 'Une erreur est survenue' : undefined)}
         comboboxProps={{ withinPortal: false }}
       />
