@@ -182,8 +182,10 @@ for (const [device, viewport] of DEVICES) {
 async function checkDialog(page: Page, dialog: ReturnType<Page['getByRole']>, label: string, close: () => Promise<void>) {
   await expect(dialog).toBeVisible();
   await expect(dialog.locator('.mantine-Loader-root')).toHaveCount(0, { timeout: 15_000 });
-  // Mantine fades a dialog in: axe would measure the contrast of half-transparent text.
-  await page.waitForTimeout(400);
+  // Mantine fades a dialog in: axe would measure the contrast of half-transparent text. Wait
+  // until the dialog and its overlay are fully opaque.
+  await expect(dialog).toHaveCSS('opacity', '1');
+  await expect(page.locator('.mantine-Modal-overlay').last()).toHaveCSS('opacity', '1');
   expect.soft(await axeFindings(page), `${label}: serious or critical WCAG violations`).toEqual([]);
   await close();
   await expect(dialog).toBeHidden();
