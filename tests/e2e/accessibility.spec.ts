@@ -59,8 +59,9 @@ async function settle(page: Page) {
 /**
  * Opens a screen as a link inside the application would: once the application runs in the page,
  * through the router (the history API), which spares each screen a whole page load; the first
- * screen, and a site's public page, are loaded from the server. The router may keep the previous screen on display while the
- * next one's code loads: the check waits until what <main> shows has changed.
+ * screen, and a site's public page, are loaded from the server. The router may keep the previous
+ * screen on display while the next one's code loads: the check waits until what <main> shows has
+ * changed.
  */
 async function open(page: Page, path: string) {
   const main = page.locator('main');

@@ -93,8 +93,8 @@ function Stage({ photo, many, onPrevious, onNext }: { photo: ViewerPhoto; many: 
       }}
     >
       {state === 'loading' && (
-        <Center pos="absolute" inset={0} role="status" aria-live="polite">
-          <Loader color="gray" role="status" aria-label="Chargement de la photo" />
+        <Center pos="absolute" inset={0} role="status" aria-live="polite" aria-label="Chargement de la photo">
+          <Loader color="gray" aria-hidden />
         </Center>
       )}
       {state === 'failed' ? (

@@ -7,8 +7,9 @@
 // ('Transformer en une demande'): each is one action on the server, all or none.
 // Mounted alone at /admin/signalements and meant for a tab of the requests board.
 import { useEffect, useState } from 'react';
-import { Alert, Badge, Button, Center, Checkbox, Group, Loader, Pagination, Paper, Radio, SegmentedControl, Select, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Group, Pagination, Paper, Radio, SegmentedControl, Select, Stack, Text, Textarea, Title } from '@mantine/core';
 import { Dialog } from '../../components/dialog';
+import { Loading } from '../../components/query-state';
 import { DateInput } from '@mantine/dates';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatParisDate, formatParisDateTime, parisDayValue } from '../../../shared/dates';
@@ -89,9 +90,7 @@ export function ReportsPanel() {
         w="fit-content"
       />
       {reports.isPending ? (
-        <Center py="xl" role="status">
-          <Loader role="status" aria-label="Chargement des signalements" />
-        </Center>
+        <Loading label="Chargement des signalements" />
       ) : reports.isError ? (
         <Alert color="red" role="alert" title="Chargement impossible">
           <Stack gap="xs" align="flex-start">
