@@ -121,6 +121,10 @@ describe.each(TEST_DRIVERS)('backup routes and metrics (%s)', (driver) => {
     expect((await post(entry)).statusCode).toBe(200);
     expect((await post(entry)).statusCode).toBe(200);
     expect((await post({ ...entry, clientId: crypto.randomUUID() })).statusCode).toBe(200);
+    // The same entry sent twice at once (a phone retrying on a flaky network): stored once,
+    // the other answer is the replay.
+    const twice = { ...entry, clientId: crypto.randomUUID() };
+    expect((await Promise.all([post(twice), post(twice)])).map((r) => r.statusCode)).toEqual([200, 200]);
     expect((await post({ ...entry, clientId: crypto.randomUUID(), values: [{ composteur: null, action: null }] })).statusCode).toBe(400);
     await ctx.app.inject({ method: 'GET', url: '/api/health' });
 
@@ -128,8 +132,8 @@ describe.each(TEST_DRIVERS)('backup routes and metrics (%s)', (driver) => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = res.body;
-    expect(text).toContain('compost_field_entries_total{result="received"} 2');
-    expect(text).toContain('compost_field_entries_total{result="deduplicated"} 1');
+    expect(text).toContain('compost_field_entries_total{result="received"} 3');
+    expect(text).toContain('compost_field_entries_total{result="deduplicated"} 2');
     expect(text).toContain('compost_field_entries_total{result="refused"} 1');
     expect(text).toMatch(/compost_http_request_duration_seconds_count\{method="GET",route="\/api\/health",status="200"\} [1-9]/);
     expect(text).toMatch(/compost_http_request_duration_seconds_count\{method="POST",route="\/api\/admin\/intervention\/add",status="400"\} 1/);

@@ -9,6 +9,7 @@ import { errorBodySchema } from '../../../shared/errors.js';
 import { idParamsSchema } from '../../../shared/schemas/common.js';
 import { interventionAddResponseSchema, interventionSubmissionSchema, siteInfosSchema } from '../../../shared/schemas/interventions.js';
 import { createFieldEntryService } from './field-entry.service.js';
+import { markReplayed } from './replays.js';
 
 const siteIdParams = idParamsSchema;
 
@@ -28,6 +29,6 @@ export default async function fieldEntryRoutes(fastify: FastifyInstance, deps: A
       onRequest: app.guard('intervention.add'),
       schema: { body: interventionSubmissionSchema, response: { 200: interventionAddResponseSchema, 409: errorBodySchema } },
     },
-    (request) => service.add(request.user!, request.body),
+    (request) => service.add(request.user!, request.body, () => markReplayed(request)),
   );
 }

@@ -122,15 +122,18 @@ export function createFieldEntryService(db: Db) {
      * Everything happens in one transaction whose first statement claims the clientId: a replay
      * (or a concurrent post, which waits for the first to end) finds it taken and answers the
      * stored result; a refused entry rolls back and leaves the id free for the corrected one.
+     * `onReplay` is called when the answer is that stored result.
      */
-    async add(user: CurrentUser, submission: InterventionSubmission): Promise<InterventionAddResponse> {
+    async add(user: CurrentUser, submission: InterventionSubmission, onReplay?: () => void): Promise<InterventionAddResponse> {
       const hash = payloadHash(submission);
       const { typeActions, constantes } = await loadCatalogue();
       return repo.transaction(async (conn) => {
         const tx = createFieldEntryRepository(conn);
         if (!(await tx.claimSubmission({ client_id: submission.clientId, account_id: user.id, payload_hash: hash }))) {
           const stored = await tx.findSubmission(submission.clientId);
-          return replayAnswer(stored!, user, hash);
+          const answer = replayAnswer(stored!, user, hash);
+          onReplay?.();
+          return answer;
         }
 
         await siteForRecording(tx, user, submission.site);

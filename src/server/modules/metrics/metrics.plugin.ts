@@ -4,7 +4,7 @@
 // status, the field entries received, deduplicated and refused, the database pool, the last
 // success of the alerts job and of the backup, the process's memory. docs/deploy.md lists them.
 import crypto from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql } from 'kysely';
 import client from 'prom-client';
@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { NotFoundError, UnauthorizedError } from '../../errors.js';
 import { listBackups, type BackupConfig } from '../backup/public.js';
+import { entryWasReplayed } from '../field-entry/public.js';
 import type { MetricsConfig } from './metrics.config.js';
 
 export interface PoolStats {
@@ -31,7 +32,6 @@ export const INVALID_TOKEN_MESSAGE = 'Jeton des métriques absent ou invalide.';
 
 /** The field entry route, whose answers count entries. */
 const ENTRY_ROUTE = '/api/admin/intervention/add';
-const replayed = new WeakSet<FastifyRequest>();
 
 const digest = (s: string) => crypto.createHash('sha256').update(s).digest();
 
@@ -104,20 +104,13 @@ async function metricsPlugin(app: FastifyInstance, deps: MetricsDeps) {
     },
   });
 
-  // A replayed entry answers as the first did: it is told apart by its clientId, already stored.
-  app.addHook('preHandler', async (request) => {
-    if (request.method !== 'POST' || request.routeOptions.url !== ENTRY_ROUTE) return;
-    const clientId = (request.body as { clientId?: unknown } | undefined)?.clientId;
-    if (typeof clientId !== 'string') return;
-    const { rows } = await sql`SELECT 1 FROM intervention_submission WHERE client_id = ${clientId}::uuid`.execute(deps.db).catch(() => ({ rows: [] }));
-    if (rows.length) replayed.add(request);
-  });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'aucune';
     const status = reply.statusCode;
     duration.observe({ method: request.method, route, status: String(status) }, reply.elapsedTime / 1000);
     if (route !== ENTRY_ROUTE || request.method !== 'POST') return;
-    if (status === 200) entries.inc({ result: replayed.has(request) ? 'deduplicated' : 'received' });
+    // A replayed entry answers as the first did: the entry route says which answers were one.
+    if (status === 200) entries.inc({ result: entryWasReplayed(request) ? 'deduplicated' : 'received' });
     else if (status >= 400 && status < 500) entries.inc({ result: 'refused' });
   });
 
