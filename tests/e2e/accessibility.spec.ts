@@ -68,6 +68,9 @@ async function open(page: Page, path: string) {
   const running = page.url().startsWith('http') && (await main.count()) > 0;
   // A site's public page is opened from its label, never from inside the application.
   if (!running || path.startsWith('/s/')) return page.goto(path);
+  // Already there (a login lands some people on their first screen): nothing will change.
+  const here = new URL(page.url());
+  if (here.pathname + here.search === path) return;
   const before = await main.innerHTML();
   await page.evaluate((to) => {
     window.history.pushState(null, '', to);
