@@ -110,6 +110,7 @@ add({ name: 'referents of a site', path: (c) => `/api/admin/user/get/by/site/${c
 list('users', () => '/api/admin/user/get/list/by/filters', {
   sorts: ['date', 'organisme', 'nom', 'prenom', 'email', 'tel', 'type', 'actif', 'emailValide'],
   extraDesc: ['nom', 'date'],
+  lastPageSorts: ['date', 'organisme', 'prenom', 'email', 'tel', 'type', 'actif', 'emailValide'],
   filters: [
     ['date 2025', () => ({ date: '2025' })],
     ['date 12/0', () => ({ date: '12/0' })],

@@ -1,4 +1,4 @@
--- The schema of a database migrated up to migration 034 (single-entry-summaries).
+-- The schema of a database migrated up to migration 035 (user-sort-columns).
 -- Generated from the catalog by `npm run db:schema` (src/server/db/schema-sql.ts); do not edit:
 -- a change of schema is a new migration, then run `npm run db:schema`.
 
@@ -482,6 +482,9 @@ CREATE TABLE account (
   intervention_sort_key text GENERATED ALWAYS AS (f_unaccent(lower(((nom || ' '::text) || COALESCE(prenom, ''::text))))) STORED,
   tournee_depart_latitude double precision,
   tournee_depart_longitude double precision,
+  tri_nom text GENERATED ALWAYS AS (f_unaccent(lower(nom))) STORED,
+  tri_prenom text GENERATED ALWAYS AS (f_unaccent(lower(COALESCE(prenom, ''::text)))) STORED,
+  tri_organisme text GENERATED ALWAYS AS (f_unaccent(lower(COALESCE(organisme, ''::text)))) STORED,
   CONSTRAINT account_pkey PRIMARY KEY (id),
   CONSTRAINT account_kind_check CHECK (kind = ANY (ARRAY['user'::text, 'agent'::text, 'intervenant'::text])),
   CONSTRAINT account_tournee_depart_check CHECK ((tournee_depart_latitude IS NULL) = (tournee_depart_longitude IS NULL) AND (tournee_depart_latitude IS NULL OR tournee_depart_latitude >= '-90'::integer::double precision AND tournee_depart_latitude <= 90::double precision) AND (tournee_depart_longitude IS NULL OR tournee_depart_longitude >= '-180'::integer::double precision AND tournee_depart_longitude <= 180::double precision)),
@@ -1173,15 +1176,15 @@ CREATE INDEX account_user_actif_sort ON public.account USING btree (actif, id) W
 
 CREATE INDEX account_user_date_sort ON public.account USING btree (created_at, id) WHERE (kind = 'user'::text);
 
-CREATE INDEX account_user_email_sort ON public.account USING btree (lower(email), id) WHERE (kind = 'user'::text);
+CREATE INDEX account_user_email_sort ON public.account USING btree (lower(email), id) INCLUDE (email) WHERE (kind = 'user'::text);
 
 CREATE INDEX account_user_email_valide_sort ON public.account USING btree (email_valide, id) WHERE (kind = 'user'::text);
 
-CREATE INDEX account_user_nom_sort ON public.account USING btree (f_unaccent(lower(nom)), id) WHERE (kind = 'user'::text);
+CREATE INDEX account_user_nom_sort ON public.account USING btree (tri_nom, id) WHERE (kind = 'user'::text);
 
-CREATE INDEX account_user_organisme_sort ON public.account USING btree (f_unaccent(lower(COALESCE(organisme, ''::text))), id) WHERE (kind = 'user'::text);
+CREATE INDEX account_user_organisme_sort ON public.account USING btree (tri_organisme, id) WHERE (kind = 'user'::text);
 
-CREATE INDEX account_user_prenom_sort ON public.account USING btree (f_unaccent(lower(COALESCE(prenom, ''::text))), id) WHERE (kind = 'user'::text);
+CREATE INDEX account_user_prenom_sort ON public.account USING btree (tri_prenom, id) WHERE (kind = 'user'::text);
 
 CREATE INDEX account_user_search_starts ON public.account USING gin (f_word_starts(search_text)) WHERE (kind = 'user'::text);
 
@@ -1189,7 +1192,7 @@ CREATE INDEX account_user_search_trgm ON public.account USING gin (search_text g
 
 CREATE INDEX account_user_tel_prefix ON public.account USING btree (COALESCE(tel, ''::text) text_pattern_ops) WHERE (kind = 'user'::text);
 
-CREATE INDEX account_user_tel_sort ON public.account USING btree (COALESCE(tel, ''::text), id) WHERE (kind = 'user'::text);
+CREATE INDEX account_user_tel_sort ON public.account USING btree (COALESCE(tel, ''::text), id) INCLUDE (tel) WHERE (kind = 'user'::text);
 
 CREATE INDEX account_user_type_sort ON public.account USING btree (type_user_id, id) WHERE (kind = 'user'::text);
 

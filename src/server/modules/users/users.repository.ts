@@ -14,14 +14,15 @@ type UserListQuery = z.output<typeof userListQuerySchema>;
 type SortField = UserListQuery['sort']['name'];
 
 /**
- * Sort keys, matched by the partial indexes of migration 003 (kind = 'user'): text ignores
- * accents and case; ties are broken by id so that pages never overlap.
+ * Sort keys, matched by the partial indexes on kind = 'user' (migrations 003 and 035): text
+ * ignores accents and case, kept accent-free and lower-cased in stored columns for name, first
+ * name and organisation; ties are broken by id so that pages never overlap.
  */
 const SORT_EXPR: Record<SortField, RawBuilder<unknown>> = {
   date: sql`a.created_at`,
-  organisme: sql`f_unaccent(lower(coalesce(a.organisme, '')))`,
-  nom: sql`f_unaccent(lower(a.nom))`,
-  prenom: sql`f_unaccent(lower(coalesce(a.prenom, '')))`,
+  organisme: sql`a.tri_organisme`,
+  nom: sql`a.tri_nom`,
+  prenom: sql`a.tri_prenom`,
   email: sql`lower(a.email)`,
   tel: sql`coalesce(a.tel, '')`,
   type: sql`a.type_user_id`,
@@ -125,9 +126,16 @@ export function createUsersRepository(db: Db) {
       const { limit, offset } = pageOf(q);
       const dir = q.sort.direction === 'desc' ? sql`DESC` : sql`ASC`;
       const gather = !opts.plain && gathersFirst(q);
-      const columns = sql`a.id, a.created_at, a.organisme, a.nom, a.prenom, a.email, a.tel, a.type_user_id, a.actif, a.email_valide`;
-      const source = gather ? sql`(SELECT ${columns} FROM account a WHERE ${where} OFFSET 0)` : sql`(SELECT ${columns} FROM account a WHERE ${where})`;
-      // Sites are joined for the page only, so their cost does not grow with the table.
+      const key = SORT_EXPR[q.sort.name];
+      // The page's ids come first, from the sort index alone when nothing else is filtered (the
+      // rows a deep page skips are never read); the rows, their type and sites are read for
+      // those ids only. Gathering first, the matches are sorted and counted in one pass.
+      const page = gather
+        ? sql`SELECT g.id, g.sort_key, count(*) OVER () AS total
+              FROM (SELECT a.id, ${key} AS sort_key FROM account a WHERE ${where} OFFSET 0) g
+              ORDER BY g.sort_key ${dir}, g.id ${dir} LIMIT ${limit} OFFSET ${offset}`
+        : sql`SELECT a.id, ${key} AS sort_key, NULL::int AS total FROM account a WHERE ${where}
+              ORDER BY ${key} ${dir}, a.id ${dir} LIMIT ${limit} OFFSET ${offset}`;
       const rows = await sql<
         Pick<Row<'account'>, 'id' | 'created_at' | 'organisme' | 'nom' | 'prenom' | 'email' | 'tel' | 'type_user_id' | 'actif' | 'email_valide'> & {
           type_user: string | null;
@@ -135,18 +143,14 @@ export function createUsersRepository(db: Db) {
           total: number | null;
         }
       >`
-        SELECT p.*, t.libelle AS type_user,
+        SELECT a.id, a.created_at, a.organisme, a.nom, a.prenom, a.email, a.tel, a.type_user_id, a.actif, a.email_valide,
+          k.total::int AS total, t.libelle AS type_user,
           (SELECT string_agg(CASE WHEN s.nom IS NULL OR s.nom = '' THEN s.code ELSE s.code || ' - ' || s.nom END, ', ' ORDER BY s.code)
-             FROM site_referent r JOIN site s ON s.id = r.site_id WHERE r.account_id = p.id) AS sites
-        FROM (
-          SELECT a.id, a.created_at, a.organisme, a.nom, a.prenom, a.email, a.tel, a.type_user_id, a.actif, a.email_valide,
-                 ${SORT_EXPR[q.sort.name]} AS sort_key, (${gather ? sql`count(*) OVER ()` : sql`NULL::int`})::int AS total
-          FROM ${source} a
-          ORDER BY ${SORT_EXPR[q.sort.name]} ${dir}, a.id ${dir}
-          LIMIT ${limit} OFFSET ${offset}
-        ) p
-        LEFT JOIN type_user t ON t.id = p.type_user_id
-        ORDER BY p.sort_key ${dir}, p.id ${dir}
+             FROM site_referent r JOIN site s ON s.id = r.site_id WHERE r.account_id = a.id) AS sites
+        FROM (${page}) k
+        JOIN account a ON a.id = k.id
+        LEFT JOIN type_user t ON t.id = a.type_user_id
+        ORDER BY k.sort_key ${dir}, k.id ${dir}
       `.execute(db);
       let count = rows.rows[0]?.total ?? null;
       // An empty first page of a gathered list means no match at all: no need to count.
