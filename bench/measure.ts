@@ -434,6 +434,8 @@ async function cannon(name: string, url: string, opts: { cookie?: string; durati
 interface SubmissionResult {
   seconds: number;
   connections: number;
+  /** Accounts the entries came from. */
+  accounts: number;
   sent: number;
   acknowledged: number;
   refused: number;
@@ -451,7 +453,11 @@ interface SubmissionResult {
 /** Field submissions acknowledged per second, at 10 and at 50 connections, none lost or doubled. */
 const SUBMISSIONS_TARGET = 400;
 
-async function submissions(url: string, cookie: string, client: pg.Client, seconds: number, connections: number): Promise<SubmissionResult> {
+/**
+ * `cookies`: the sessions the connections send with, one each in turn. One cookie: every entry
+ * comes from one account; one per connection: each connection is a person with a phone.
+ */
+async function submissions(url: string, cookies: string[], client: pg.Client, seconds: number, connections: number): Promise<SubmissionResult> {
   // Active sites with an input and a maturation cell: entries go round them.
   const sites = (
     await client.query<{ site: number; apport: number; maturation: number }>(`
@@ -467,6 +473,7 @@ async function submissions(url: string, cookie: string, client: pg.Client, secon
   let sent = 0;
   let acknowledged = 0;
   let refused = 0;
+  let connectionsSeen = 0;
   await autocannon({
     url: `${url}/api/admin/intervention/add`,
     connections,
@@ -474,14 +481,17 @@ async function submissions(url: string, cookie: string, client: pg.Client, secon
     requests: [
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', cookie },
+        headers: { 'content-type': 'application/json' },
         setupRequest: (req: Record<string, unknown>, context: Record<string, unknown>) => {
+          // The context lives as long as its connection: its account is chosen once.
+          context.cookie ??= cookies[connectionsSeen++ % cookies.length];
           const s = sites[sent % sites.length];
           sent++;
           const clientId = tag + crypto.randomUUID().slice(8);
           context.start = performance.now();
           return {
             ...req,
+            headers: { ...(req.headers as Record<string, string>), cookie: context.cookie as string },
             body: JSON.stringify({
               clientId,
               site: s.site,
@@ -529,6 +539,7 @@ async function submissions(url: string, cookie: string, client: pg.Client, secon
   const res: SubmissionResult = {
     seconds,
     connections,
+    accounts: Math.min(cookies.length, connections),
     sent,
     acknowledged,
     refused,
@@ -772,12 +783,19 @@ async function loadBench(dbUrl: string, info: DatasetInfo, client: pg.Client, wa
         console.log(`      median of ${roundCount} rounds: ${x.name} ${(x.ratioToBare! * 100).toFixed(0)}% of bare (target ${x.target * 100}%) ${x.ok ? 'ok' : 'MISS'}`);
     }
     if (want('submissions')) {
+      // The providers of the dataset, who record on every site: one per connection, as phones
+      // in the field are; then every entry from the admin's one account.
+      const providers = (
+        await client.query<{ email: string }>(`SELECT email FROM account WHERE kind = 'user' AND type_user_id = 3 AND actif AND password_hash IS NOT NULL ORDER BY id LIMIT 50`)
+      ).rows;
+      const people: string[] = [];
+      for (const p of providers) people.push(await login(app.url, p.email));
       const runs: SubmissionResult[] = [];
-      for (const connections of [10, 50]) {
-        const s = await submissions(app.url, cookie, client, 20, connections);
+      for (const [who, cookies] of [['one account per connection', people], ['one account', [cookie]]] as const) for (const connections of [10, 50]) {
+        const s = await submissions(app.url, [...cookies], client, 20, connections);
         runs.push(s);
         console.log(
-          `      submissions (${connections} connections, 20 s): ${s.reqPerSec}/s (target >= ${s.target}), p50 ${s.p50} ms, p95 ${s.p95} ms; ` +
+          `      submissions (${connections} connections, ${who === 'one account' ? who : `${s.accounts} accounts`}, 20 s): ${s.reqPerSec}/s (target >= ${s.target}), p50 ${s.p50} ms, p95 ${s.p95} ms; ` +
             `${s.acknowledged} acknowledged, ${s.refused} refused, ${s.storedForRun} stored; lost ${s.lost}, doubled ${s.doubled} ${s.ok ? 'ok' : 'MISS'}`,
         );
       }

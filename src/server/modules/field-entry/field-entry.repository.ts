@@ -3,9 +3,11 @@
 // administration reads the site, its cells and the catalogue through this repository too (the
 // tables' SQL is in interventions/intervention-list.ts). Write helpers take the
 // transaction they run in.
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/client.js';
 import type { Row } from '../../db/schema.js';
 import type { TypeAction } from '../../../shared/schemas/reference.js';
+import { rulesJson, type Rule } from '../requests/public.js';
 
 import { STATUT_REALISEE } from '../../../shared/domain.js';
 
@@ -25,6 +27,18 @@ export type NewIntervention = Pick<
   | 'demande_intervention_id'
 > & { client_id: string };
 
+/** A site as the entry reads it, and whether the account is one of its referents. */
+export type SiteFound = Pick<Row<'site'>, 'id' | 'code' | 'nom' | 'numero' | 'adresse' | 'cp' | 'ville'> & { idStatut: number; typeSite: string; isReferent: boolean };
+
+export type SiteCell = Pick<Row<'site_composteur'>, 'id' | 'numero' | 'actif'> & { typeBac: number; libelleTypeBac: string; volume: number };
+
+/** The cells of a site as a JSON array of SiteCell, by number. */
+const cellsOf = (siteId: RawBuilder<unknown>) => sql`(
+  SELECT coalesce(json_agg(json_build_object('id', sc.id, 'numero', sc.numero, 'typeBac', sc.type_bac_id, 'libelleTypeBac', tb.libelle,
+                                             'volume', tc.volume, 'actif', sc.actif) ORDER BY sc.numero, sc.id), '[]'::json)
+  FROM site_composteur sc JOIN type_bac tb ON tb.id = sc.type_bac_id JOIN type_composteur tc ON tc.id = sc.type_composteur_id
+  WHERE sc.site_id = ${siteId})`;
+
 export function createFieldEntryRepository(db: Db) {
   return {
     /** Runs fn in one transaction; build a repository on the given connection to use it. */
@@ -32,7 +46,7 @@ export function createFieldEntryRepository(db: Db) {
       return db.transaction().execute((tx) => fn(tx));
     },
 
-    /** The site, and whether the account is one of its referents (one round trip on the add path). */
+    /** The site, and whether the account is one of its referents. */
     findSite(id: number, accountId = 0) {
       return db
         .selectFrom('site as s')
@@ -56,16 +70,32 @@ export function createFieldEntryRepository(db: Db) {
     },
 
     /** Every cell of the site, inactive ones included so that a stale phone gets a precise error. */
-    siteCells(siteId: number) {
-      return db
-        .selectFrom('site_composteur as sc')
-        .innerJoin('type_bac as tb', 'tb.id', 'sc.type_bac_id')
-        .innerJoin('type_composteur as tc', 'tc.id', 'sc.type_composteur_id')
-        .where('sc.site_id', '=', siteId)
-        .select(['sc.id', 'sc.numero', 'sc.type_bac_id as typeBac', 'tb.libelle as libelleTypeBac', 'tc.volume', 'sc.actif'])
-        .orderBy('sc.numero')
-        .orderBy('sc.id')
-        .execute();
+    async siteCells(siteId: number): Promise<SiteCell[]> {
+      const { rows } = await sql<{ cells: SiteCell[] }>`SELECT ${cellsOf(sql`${siteId}::int`)} AS cells`.execute(db);
+      return rows[0].cells;
+    },
+
+    /**
+     * The first statement of an entry's transaction: takes the clientId (false when another post
+     * already holds it; on PostgreSQL a concurrent transaction holding the same id makes this
+     * wait for its end), and reads what the entry is checked against: the site as findSite does,
+     * its cells as siteCells does, and the request rules of the entry's actions.
+     */
+    async claimAndRead(row: { client_id: string; account_id: number; payload_hash: string }, siteId: number, actionIds: number[]) {
+      const { rows } = await sql<{ claimed: boolean; cells: SiteCell[] | null; rules: Rule[] } & SiteFound>`
+        WITH claim AS (
+          INSERT INTO intervention_submission (client_id, account_id, payload_hash, result)
+          VALUES (${row.client_id}, ${row.account_id}, ${row.payload_hash}, 'null')
+          ON CONFLICT (client_id) DO NOTHING RETURNING client_id)
+        SELECT EXISTS (SELECT FROM claim) AS claimed, s.id, s.code, s.nom, s.numero, s.adresse, s.cp, s.ville,
+          s.statut_id AS "idStatut", ts.libelle AS "typeSite",
+          EXISTS (SELECT FROM site_referent sr WHERE sr.site_id = s.id AND sr.account_id = ${row.account_id}) AS "isReferent",
+          ${cellsOf(sql`s.id`)} AS cells, ${rulesJson(actionIds)} AS rules
+        FROM (VALUES (1)) one (x)
+        LEFT JOIN site s ON s.id = ${siteId}
+        LEFT JOIN type_site ts ON ts.id = s.type_site_id`.execute(db);
+      const { claimed, cells, rules, ...site } = rows[0];
+      return { claimed, site: site.id === null ? undefined : site, cells: cells ?? [], rules };
     },
 
     async actionCatalogue(): Promise<Pick<TypeAction, 'id' | 'valueKind' | 'typeBac'>[]> {
@@ -88,28 +118,25 @@ export function createFieldEntryRepository(db: Db) {
       return db.selectFrom('intervention_submission').where('client_id', '=', clientId).select(['account_id', 'payload_hash', 'result']).executeTakeFirst();
     },
 
-    /**
-     * Takes the clientId for this transaction; false when another post already holds it. On
-     * PostgreSQL a concurrent transaction holding the same id makes this wait for its end.
-     */
-    async claimSubmission(row: { client_id: string; account_id: number; payload_hash: string }): Promise<boolean> {
-      const inserted = await db
-        .insertInto('intervention_submission')
-        .values({ ...row, result: 'null' })
-        .onConflict((oc) => oc.column('client_id').doNothing())
-        .returning('client_id')
-        .executeTakeFirst();
-      return inserted !== undefined;
-    },
-
     async setSubmissionResult(clientId: string, result: unknown) {
       await db.updateTable('intervention_submission').set({ result: JSON.stringify(result) }).where('client_id', '=', clientId).execute();
     },
 
-    /** One multi-row insert; ids come back in the order of the rows given. */
-    async insertInterventions(rows: NewIntervention[]): Promise<number[]> {
-      const inserted = await db.insertInto('intervention').values(rows).returning('id').execute();
-      return inserted.map((r) => r.id);
+    /**
+     * The entry's rows, and in the same statement the submission's stored answer: `answer` with
+     * their ids as `interventions`. The rows' summaries are locked from this statement to the
+     * commit, so the answer is not a statement of its own in between. Ids come back in the order
+     * of the rows given (one statement numbers its rows in order).
+     */
+    async insertInterventions(rows: NewIntervention[], clientId: string, answer: object): Promise<number[]> {
+      const stored = await db
+        .with('inserted', (w) => w.insertInto('intervention').values(rows).returning('id'))
+        .updateTable('intervention_submission')
+        .set({ result: sql<string>`jsonb_set(${JSON.stringify(answer)}::jsonb, '{interventions}', (SELECT jsonb_agg(id ORDER BY id) FROM inserted))` })
+        .where('client_id', '=', clientId)
+        .returning(sql<number[]>`(SELECT array_agg(id ORDER BY id) FROM inserted)`.as('ids'))
+        .executeTakeFirstOrThrow();
+      return stored.ids;
     },
 
     async markDemandeDone(demandeId: number, interventionId: number) {

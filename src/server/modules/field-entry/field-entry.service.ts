@@ -19,7 +19,7 @@ import {
   type SiteInfos,
 } from '../../../shared/schemas/interventions.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors.js';
-import { createFieldEntryRepository, type FieldEntryRepository, type NewIntervention } from './field-entry.repository.js';
+import { createFieldEntryRepository, type FieldEntryRepository, type NewIntervention, type SiteFound } from './field-entry.repository.js';
 import { SITE_STATUT, STATUT_ANNULEE, STATUT_REALISEE } from '../../../shared/domain.js';
 import { createRequestLifecycle, isPendingStatut, type RequestLifecycle } from '../requests/public.js';
 
@@ -55,8 +55,7 @@ export function createFieldEntryService(db: Db) {
   }
 
   /** 404 for a site that does not exist or is not active, 403 for a referent of other sites. */
-  async function siteForRecording(r: FieldEntryRepository, user: CurrentUser, siteId: number) {
-    const site = await r.findSite(siteId, user.id);
+  function mayRecordOn<S extends Pick<SiteFound, 'idStatut'> & { isReferent: unknown }>(user: CurrentUser, site: S | undefined): S {
     if (!site || site.idStatut !== SITE_STATUT.actif) throw new NotFoundError(INTERVENTION_MESSAGES.siteNotFound);
     if (!can(user.roles, 'site.chooseAll') && !site.isReferent) throw new ForbiddenError();
     return site;
@@ -103,7 +102,7 @@ export function createFieldEntryService(db: Db) {
 
   return {
     async siteInfos(user: CurrentUser, siteId: number): Promise<SiteInfos> {
-      const site = await siteForRecording(repo, user, siteId);
+      const site = mayRecordOn(user, await repo.findSite(siteId, user.id));
       const cells = await repo.siteCells(siteId);
       return {
         id: site.id,
@@ -129,20 +128,25 @@ export function createFieldEntryService(db: Db) {
       const { typeActions, constantes } = await loadCatalogue();
       return repo.transaction(async (conn) => {
         const tx = createFieldEntryRepository(conn);
-        if (!(await tx.claimSubmission({ client_id: submission.clientId, account_id: user.id, payload_hash: hash }))) {
+        const claim = await tx.claimAndRead(
+          { client_id: submission.clientId, account_id: user.id, payload_hash: hash },
+          submission.site,
+          submission.values.map((b) => b.action),
+        );
+        if (!claim.claimed) {
           const stored = await tx.findSubmission(submission.clientId);
           const answer = replayAnswer(stored!, user, hash);
           onReplay?.();
           return answer;
         }
 
-        await siteForRecording(tx, user, submission.site);
+        mayRecordOn(user, claim.site);
         const lifecycle = createRequestLifecycle(conn);
-        const cells = await tx.siteCells(submission.site);
+        const cells = claim.cells;
         // The cells whose requests this entry may change, locked before those requests (the
         // order every writer of requests follows): cells of blocks that process a request or
         // whose action some rule answers.
-        const rules = await lifecycle.rulesFor(submission.values.map((b) => b.action));
+        const rules = claim.rules;
         const ruled = new Set(rules.map((r) => r.action));
         const siteCellIds = new Set(cells.map((c) => c.id));
         await lifecycle.lockCells(
@@ -179,7 +183,8 @@ export function createFieldEntryService(db: Db) {
             demande_intervention_id: b.demandeIntervention,
           };
         });
-        const interventionIds = await tx.insertInterventions(rows);
+        const answer: InterventionAddResponse = { status: 'success', message: INTERVENTION_MESSAGES.added, interventions: [], demandes: [] };
+        const interventionIds = await tx.insertInterventions(rows, submission.clientId, answer);
 
         // Close the processed requests first: a block of the same entry that calls for the
         // same work again then raises a new request rather than joining the one just done.
@@ -197,10 +202,9 @@ export function createFieldEntryService(db: Db) {
           })),
           rules,
         );
-        const raised = followed.creees;
-
-        const result: InterventionAddResponse = { status: 'success', message: INTERVENTION_MESSAGES.added, interventions: interventionIds, demandes: raised };
-        await tx.setSubmissionResult(submission.clientId, result);
+        const result: InterventionAddResponse = { ...answer, interventions: interventionIds, demandes: followed.creees };
+        // The answer stored with the rows names no request: it is written again when some were raised.
+        if (result.demandes.length > 0) await tx.setSubmissionResult(submission.clientId, result);
         return result;
       });
     },

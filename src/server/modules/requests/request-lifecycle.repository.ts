@@ -36,17 +36,32 @@ export interface ProcessedRow {
   destinationNumero: number | null;
 }
 
+/** A rule as the lifecycle applies it: `action` with `constante` (any when null) calls for `programmee` within `delai` days. */
+export interface Rule {
+  action: number;
+  constante: number | null;
+  programmee: number;
+  delai: number;
+}
+
+/**
+ * The rules for these triggering actions, oldest first, as an expression giving a JSON array of
+ * Rule: a caller may read them within a statement of its own (one round trip fewer).
+ */
+export function rulesJson(actionIds: number[]) {
+  const ids = actionIds.length === 0 ? sql`NULL` : sql.join([...new Set(actionIds)].map((id) => sql`${id}::int`));
+  return sql<Rule[]>`(
+    SELECT coalesce(json_agg(json_build_object('action', type_action_declenchante_id, 'constante', id_constante,
+                                               'programmee', type_action_programmee_id, 'delai', delai_jours) ORDER BY id), '[]'::json)
+    FROM demande_rule WHERE type_action_declenchante_id IN (${ids}))`;
+}
+
 export function createRequestLifecycleRepository(db: Db) {
   return {
     /** The rules for these triggering actions, oldest first. */
-    rulesFor(actionIds: number[]) {
-      if (actionIds.length === 0) return Promise.resolve([]);
-      return db
-        .selectFrom('demande_rule')
-        .where('type_action_declenchante_id', 'in', actionIds)
-        .select(['type_action_declenchante_id as action', 'id_constante as constante', 'type_action_programmee_id as programmee', 'delai_jours as delai'])
-        .orderBy('id')
-        .execute();
+    async rulesFor(actionIds: number[]): Promise<Rule[]> {
+      if (actionIds.length === 0) return [];
+      return (await sql<{ rules: Rule[] }>`SELECT ${rulesJson(actionIds)} AS rules`.execute(db)).rows[0].rules;
     },
 
     /**

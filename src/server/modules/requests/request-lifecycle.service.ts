@@ -12,7 +12,7 @@
 // wait for each other instead of deadlocking.
 import type { Db } from '../../db/client.js';
 import { PENDING_STATUTS } from '../../../shared/schemas/requests.js';
-import { createRequestLifecycleRepository, type SignalRow } from './request-lifecycle.repository.js';
+import { createRequestLifecycleRepository, type Rule, type SignalRow } from './request-lifecycle.repository.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -32,7 +32,6 @@ export interface SavedEntry extends TriggerState {
 
 export const isPendingStatut = (statut: number) => (PENDING_STATUTS as readonly number[]).includes(statut);
 
-type Rule = Awaited<ReturnType<ReturnType<typeof createRequestLifecycleRepository>['rulesFor']>>[number];
 
 /** Scheduled actions a state calls for, each with the shortest delay of its rules. */
 function calledFor(rules: Rule[], state: Pick<TriggerState, 'action' | 'constante'>): Map<number, number> {
