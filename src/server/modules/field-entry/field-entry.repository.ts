@@ -32,6 +32,10 @@ export type SiteFound = Pick<Row<'site'>, 'id' | 'code' | 'nom' | 'numero' | 'ad
 
 export type SiteCell = Pick<Row<'site_composteur'>, 'id' | 'numero' | 'actif'> & { typeBac: number; libelleTypeBac: string; volume: number };
 
+/** The columns of SiteFound, on `site s` joined to `type_site ts`. */
+const siteColumns = (accountId: number) => sql`s.id, s.code, s.nom, s.numero, s.adresse, s.cp, s.ville, s.statut_id AS "idStatut", ts.libelle AS "typeSite",
+  EXISTS (SELECT FROM site_referent sr WHERE sr.site_id = s.id AND sr.account_id = ${accountId}) AS "isReferent"`;
+
 /** The cells of a site as a JSON array of SiteCell, by number. */
 const cellsOf = (siteId: RawBuilder<unknown>) => sql`(
   SELECT coalesce(json_agg(json_build_object('id', sc.id, 'numero', sc.numero, 'typeBac', sc.type_bac_id, 'libelleTypeBac', tb.libelle,
@@ -47,26 +51,9 @@ export function createFieldEntryRepository(db: Db) {
     },
 
     /** The site, and whether the account is one of its referents. */
-    findSite(id: number, accountId = 0) {
-      return db
-        .selectFrom('site as s')
-        .innerJoin('type_site as ts', 'ts.id', 's.type_site_id')
-        .where('s.id', '=', id)
-        .select((eb) => [
-          's.id',
-          's.code',
-          's.nom',
-          's.numero',
-          's.adresse',
-          's.cp',
-          's.ville',
-          's.statut_id as idStatut',
-          'ts.libelle as typeSite',
-          eb
-            .exists(eb.selectFrom('site_referent as sr').whereRef('sr.site_id', '=', 's.id').where('sr.account_id', '=', accountId).select('sr.site_id'))
-            .as('isReferent'),
-        ])
-        .executeTakeFirst();
+    async findSite(id: number, accountId = 0): Promise<SiteFound | undefined> {
+      const { rows } = await sql<SiteFound>`SELECT ${siteColumns(accountId)} FROM site s JOIN type_site ts ON ts.id = s.type_site_id WHERE s.id = ${id}`.execute(db);
+      return rows[0];
     },
 
     /** Every cell of the site, inactive ones included so that a stale phone gets a precise error. */
@@ -87,9 +74,7 @@ export function createFieldEntryRepository(db: Db) {
           INSERT INTO intervention_submission (client_id, account_id, payload_hash, result)
           VALUES (${row.client_id}, ${row.account_id}, ${row.payload_hash}, 'null')
           ON CONFLICT (client_id) DO NOTHING RETURNING client_id)
-        SELECT EXISTS (SELECT FROM claim) AS claimed, s.id, s.code, s.nom, s.numero, s.adresse, s.cp, s.ville,
-          s.statut_id AS "idStatut", ts.libelle AS "typeSite",
-          EXISTS (SELECT FROM site_referent sr WHERE sr.site_id = s.id AND sr.account_id = ${row.account_id}) AS "isReferent",
+        SELECT EXISTS (SELECT FROM claim) AS claimed, ${siteColumns(row.account_id)},
           ${cellsOf(sql`s.id`)} AS cells, ${rulesJson(actionIds)} AS rules
         FROM (VALUES (1)) one (x)
         LEFT JOIN site s ON s.id = ${siteId}

@@ -55,7 +55,7 @@ export function createFieldEntryService(db: Db) {
   }
 
   /** 404 for a site that does not exist or is not active, 403 for a referent of other sites. */
-  function mayRecordOn<S extends Pick<SiteFound, 'idStatut'> & { isReferent: unknown }>(user: CurrentUser, site: S | undefined): S {
+  function mayRecordOn(user: CurrentUser, site: SiteFound | undefined): SiteFound {
     if (!site || site.idStatut !== SITE_STATUT.actif) throw new NotFoundError(INTERVENTION_MESSAGES.siteNotFound);
     if (!can(user.roles, 'site.chooseAll') && !site.isReferent) throw new ForbiddenError();
     return site;
