@@ -17,6 +17,11 @@ export default defineConfig({
   retries: 0,
   reporter: process.env.CI ? 'list' : 'list',
   use: {
+    // Most journeys need no service worker: registering one makes every new browser context
+    // download and cache the whole app again, which cost about a third of the browser's CPU time
+    // on a two-core machine. The journeys of the offline behaviour (the phone's cache, the
+    // outbox, a reload without signal, the proxy's https) allow it with test.use.
+    serviceWorkers: 'block',
     locale: 'fr-FR',
     timezoneId: 'Europe/Paris',
     launchOptions: {

@@ -12,6 +12,10 @@ import { E2E_ADMIN } from '../helpers/e2e-env';
 import { axeFindings } from '../helpers/e2e-axe';
 import { REFERENT, logIn } from '../helpers/e2e-field';
 
+// The checks only read: each test may run in either worker, which keeps the longest file of the
+// journeys (about a quarter of their time) from holding one worker to the end.
+test.describe.configure({ mode: 'parallel' });
+
 const PROVIDER = { login: 'prestataire@demo.compost.fr', password: 'demo-compost' };
 const ADMIN = { login: E2E_ADMIN.login, password: E2E_ADMIN.password };
 

@@ -21,6 +21,9 @@ import {
   type SiteInfos,
 } from '../helpers/e2e-field';
 
+// The service worker is part of what these journeys check (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
 const ADD_ROUTE = '**/api/admin/intervention/add';

@@ -10,6 +10,9 @@ import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import { expect, test } from '../helpers/e2e-test';
 import { QUEUED, logIn, siteOfUser, waitUntilReadyOffline, type SiteInfos } from '../helpers/e2e-field';
 
+// The service worker is part of what these journeys check (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 
 interface Row {
   observations: string | null;

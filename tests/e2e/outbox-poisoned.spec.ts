@@ -8,6 +8,9 @@ import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/e2e-test';
 import { QUEUED, logIn, siteOfUser, waitUntilReadyOffline, type SiteInfos } from '../helpers/e2e-field';
 
+// The service worker is part of what these journeys check (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 const ADD_ROUTE = '**/api/admin/intervention/add';
 /** Observations are tagged with a per-run prefix so the counts only see this run's rows. */
 const RUN = `e2e-poison-${Date.now().toString(36)}-`;

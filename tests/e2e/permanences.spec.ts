@@ -7,6 +7,9 @@ import { expect, test } from '../helpers/e2e-test';
 import { REFERENT, keptQuery, logIn, waitUntilReadyOffline } from '../helpers/e2e-field';
 import { PHONE } from '../helpers/e2e-login';
 
+// The service worker is part of what these journeys check (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 const RUN = `e2e-permanence-${Date.now().toString(36)}`;
 
 interface Row {

@@ -12,6 +12,9 @@ import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import { expect, test } from '../helpers/e2e-test';
 import { QUEUED, REFERENT, logIn, siteOfUser, waitUntilReadyOffline } from '../helpers/e2e-field';
 
+// The service worker is part of what these journeys check (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 const PROVIDER = { login: 'prestataire@demo.compost.fr', password: 'demo-compost' };
 const RUN = `e2e-${Date.now().toString(36)}`;
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'fr-FR', timezoneId: 'Europe/Paris' };

@@ -10,6 +10,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { expect, test } from '../helpers/e2e-test';
 import { REFERENT, phoneCellLabel, queuedOwners, type SiteInfos } from '../helpers/e2e-field';
 
+// The service worker is part of what these journeys check (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 const PORT = 3205;
 
 /** The first IPv4 address of this machine that is not loopback. */

@@ -14,6 +14,9 @@ import { QUEUED, REFERENT, logIn, phoneCellLabel, queuedOwners, waitUntilReadyOf
 import { PROVIDER } from '../helpers/e2e-login';
 import { CADDY_BIN, caddyMissing, startBehindCaddy, type ProxiedCompost } from '../helpers/e2e-caddy';
 
+// The service worker is part of what these journeys check (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 test.skip(caddyMissing, `Caddy is not installed (${CADDY_BIN}): apt-get install caddy, or set CADDY_PATH, to run the journey behind a reverse proxy`);
 
 let proxied: ProxiedCompost;

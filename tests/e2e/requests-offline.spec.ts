@@ -14,6 +14,9 @@ import { expect, test } from '../helpers/e2e-test';
 import { REFERENT, keptCache, keptQuery, logIn, waitUntilReadyOffline, type SiteInfos } from '../helpers/e2e-field';
 import { apiLogIn } from '../helpers/e2e-login';
 
+// The service worker is part of what these journeys check (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 const PROVIDER = { login: 'prestataire@demo.compost.fr', password: 'demo-compost' };
 const RUN = `e2e-hors-ligne-${Date.now().toString(36)}`;
 const ACTION_REPARATION_A_EFFECTUER = 18;

@@ -13,6 +13,9 @@ import { expect, test } from '../helpers/e2e-test';
 import { E2E_ADMIN } from '../helpers/e2e-env';
 import { QUEUED, REFERENT, clearPendingRequests, logIn, type SiteInfos } from '../helpers/e2e-field';
 
+// The service worker is part of what these journeys check (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 const PROVIDER = { login: 'prestataire@demo.compost.fr', password: 'demo-compost' };
 const RUN = `e2e-${Date.now().toString(36)}`;
 const DAY_MS = 24 * 3600 * 1000;

@@ -4,6 +4,9 @@ import type { Page } from '@playwright/test';
 import { expect, test } from '../helpers/e2e-test';
 import { PROVIDER, logIn, logInAsAdmin } from '../helpers/e2e-login';
 
+// The service worker is part of what these journeys check (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /** Resolves once the service worker is activated and controls the page (it claims clients). */
 async function waitForActiveServiceWorker(page: Page) {
   await page.evaluate(async () => {

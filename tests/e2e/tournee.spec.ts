@@ -11,6 +11,9 @@ import { expectAccessible } from '../helpers/e2e-axe';
 import { REFERENT, clearPendingRequests, keptQuery, logIn, waitUntilReadyOffline, type SiteInfos } from '../helpers/e2e-field';
 import { ADMIN, PROVIDER, apiContextAs } from '../helpers/e2e-login';
 
+// The service worker is part of what these journeys check (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
 const RUN = `e2e-tournee-${Date.now().toString(36)}`;
