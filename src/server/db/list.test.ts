@@ -140,6 +140,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('admin lists at 100 000 rows (po
   beforeAll(async () => {
     handle = await openTestDatabase('postgres');
     const db = handle.db;
+    // The accounts' 24 indexes (trigram ones among them) are dropped and built again from their
+    // own definitions around the load: built at once, they take half the time they take to be
+    // updated row by row (15 s on a two-core machine), and end up the same.
+    const indexes = (
+      await sql<{ name: string; def: string }>`SELECT i.indexname AS name, i.indexdef AS def FROM pg_indexes i
+        WHERE i.schemaname = 'public' AND i.tablename = 'account' AND NOT EXISTS (SELECT FROM pg_constraint c WHERE c.conname = i.indexname)`.execute(db)
+    ).rows;
+    for (const i of indexes) await sql.raw(`DROP INDEX ${i.name}`).execute(db);
     await sql`INSERT INTO account (kind, email, type_user_id, organisme, nom, prenom, tel, email_valide, actif, created_at)
       SELECT 'user', 'u' || g || '.' || substr(md5(g::text), 1, 8) || '@exemple' || (g % 97) || '.fr', 1 + g % 3,
         CASE WHEN g % 3 = 1 THEN 'Mairie de ' || (ARRAY['Brest','Plougastel','Guipavas','Landerneau','Quimper'])[1 + g % 5] || ' ' || (g % 1000) END,
@@ -147,6 +155,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('admin lists at 100 000 rows (po
         (ARRAY['Hélène','Yann','Gaëlle','Loïc','Anne','Paul','Zoé','Marc'])[1 + (g / 8) % 8] || substr(md5(g::text || 'p'), 1, 3),
         '06' || lpad((g * 7919 % 100000000)::text, 8, '0'), g % 10 <> 0, g % 7 <> 0, now() - (g || ' minutes')::interval
       FROM generate_series(1, 100000) g`.execute(db);
+    for (const i of indexes) await sql.raw(i.def).execute(db);
     await sql`INSERT INTO site (code, nom, ville, cp, adresse, type_site_id, statut_id)
       SELECT 'QUA' || lpad(g::text, 5, '0'), 'Jardin ' || g, 'Brest', '29200', 'Rue ' || g, (SELECT id FROM type_site WHERE code = 'QUA'), 1
       FROM generate_series(1, 2000) g`.execute(db);
