@@ -31,7 +31,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'web',
-          environment: 'jsdom',
+          environment: './tests/helpers/web-environment.ts',
           include: ['src/web/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/helpers/web-setup.ts'],
           testTimeout: 20000,

@@ -1,4 +1,4 @@
-// For component tests only (vitest, jsdom): a fake /api and the whole app rendered on a
+// For component tests only (vitest, happy-dom): a fake /api and the whole app rendered on a
 // memory router.
 //
 //   const api = mockApi({ 'GET /api/logged': loggedAs(['ROLE_ADMIN']), 'POST /api/login': (req) => reply(400, {...}) });

@@ -1,4 +1,4 @@
-// What component tests of whole screens share (jsdom, on top of web-setup.ts): the browser
+// What component tests of whole screens share (happy-dom, on top of web-setup.ts): the browser
 // behaviour the data tables need, and the check that a screen is refused to a role.
 import { screen } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
@@ -20,7 +20,21 @@ export function behaveLikeABrowserForTables({ alsoMatching = [] }: { alsoMatchin
     previousMatchMedia = window.matchMedia;
     Element.prototype.scrollTo ??= function scrollTo() {};
     if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { configurable: true, value: { addEventListener() {}, removeEventListener() {} } });
-    window.matchMedia = (query: string) => ({ ...previousMatchMedia(query), matches: query.trim() === '' || alsoMatching.includes(query) }) as MediaQueryList;
+    window.matchMedia = (query: string) => {
+      // The environment's own list, with its methods bound to it (they are on its prototype,
+      // which a spread would lose), and another answer to `matches`.
+      const real = previousMatchMedia(query);
+      return {
+        media: real.media,
+        onchange: null,
+        matches: query.trim() === '' || alsoMatching.includes(query),
+        addEventListener: real.addEventListener.bind(real),
+        removeEventListener: real.removeEventListener.bind(real),
+        addListener: real.addListener.bind(real),
+        removeListener: real.removeListener.bind(real),
+        dispatchEvent: real.dispatchEvent.bind(real),
+      } as MediaQueryList;
+    };
   });
   afterAll(() => {
     window.matchMedia = previousMatchMedia;

@@ -1,5 +1,6 @@
-// jsdom lacks a few browser APIs Mantine relies on. Whole-screen tests that need more of a real
-// browser (tables, phone widths) call behaveLikeABrowserForTables (web-screens.ts).
+// The DOM of the tests (happy-dom, tests/helpers/web-environment.ts) lacks a few browser APIs
+// Mantine relies on, or answers them from its own window size. Whole-screen tests that need more
+// of a real browser (tables, phone widths) call behaveLikeABrowserForTables (web-screens.ts).
 import '@testing-library/jest-dom/vitest';
 import 'fake-indexeddb/auto';
 import { notifications } from '@mantine/notifications';
@@ -11,7 +12,9 @@ configure({ asyncUtilTimeout: 10_000 });
 
 // A test file may run in Node instead (`// @vitest-environment node`): no DOM to complete there.
 if (typeof window !== 'undefined') {
-  window.matchMedia ??= (query: string) =>
+  // No media query matches, whatever the window's width (a screen test asks for the one it
+  // needs, see web-screens.ts): the layouts are those of the narrowest screen.
+  window.matchMedia = (query: string) =>
     ({
       matches: false,
       media: query,

@@ -323,7 +323,7 @@ describe('DataTable headers, chips and long texts', () => {
   it('cuts a long text on one line and shows it whole in a tooltip', async () => {
     const long = 'Association des jardins partagés de Kérinou';
     answer = () => ({ count: 2, rows: [{ id: 1, nom: long, ville: 'Brest' }, { id: 2, nom: 'Court', ville: 'Brest' }] });
-    // jsdom has no layout: a text is said to overflow its 100 px cell from 13 characters on.
+    // The test DOM has no layout: a text is said to overflow its 100 px cell from 13 characters on.
     const scroll = vi.spyOn(HTMLElement.prototype, 'scrollWidth', 'get').mockImplementation(function (this: HTMLElement) {
       return (this.textContent?.length ?? 0) * 8;
     });

@@ -232,7 +232,7 @@ describe('photos through the runner', () => {
   it('stores the photos with the entry, sends the entry, then each photo to its block’s intervention under its own id', async () => {
     storage(10_000_000_000, 0);
     // The test's fetch is Node's: its body must be built with Node's FormData and Blob (a
-    // browser has one kind of each; jsdom adds its own, which Node's fetch cannot read).
+    // browser has one kind of each; happy-dom adds its own, which Node's fetch cannot read).
     vi.stubGlobal('Blob', NodeBlob);
     vi.stubGlobal('FormData', (await new Response(new URLSearchParams('a=b')).formData()).constructor);
     const calls = mockApi({

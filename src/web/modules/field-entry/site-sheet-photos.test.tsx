@@ -78,10 +78,10 @@ beforeAll(async () => {
 startEachTestOnACleanPhone();
 beforeEach(() => {
   // The test's fetch is Node's: its body must be built with Node's FormData and Blob (a
-  // browser has one kind of each; jsdom adds its own, which Node's fetch cannot read).
+  // browser has one kind of each; happy-dom adds its own, which Node's fetch cannot read).
   vi.stubGlobal('Blob', NodeBlob);
   vi.stubGlobal('FormData', NodeFormData);
-  // jsdom has no object URLs: the thumbnails only need distinct addresses.
+  // The test DOM makes no object URLs: the thumbnails only need distinct addresses.
   URL.createObjectURL = vi.fn(() => `blob:test/${++urls}`);
   URL.revokeObjectURL = vi.fn();
   storage(10_000_000_000, 1_000_000);

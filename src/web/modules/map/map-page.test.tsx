@@ -6,7 +6,7 @@ import { expectScreenRefused } from '../../../../tests/helpers/web-screens';
 import type { Carte, CarteSite } from '../../../shared/schemas/map';
 import { mapRoutes } from './map.routes';
 
-// Leaflet sizes the map from its container, which jsdom lays out at 0 × 0: give the map a
+// Leaflet sizes the map from its container, which the test DOM lays out at 0 × 0: give the map a
 // desktop's 800 × 600 so that it picks a real zoom for the sites.
 const size = { width: Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth'), height: Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientHeight') };
 beforeAll(() => {

@@ -220,9 +220,10 @@ describe('the day’s route', () => {
 
   it('sets the start point from a typed "lat,lon" or the phone’s position, refuses anything else, and clears it', async () => {
     const calls = api({ 'PUT /api/admin/tournee/depart': reply(200, { status: 'success', message: 'Point de départ enregistré' }) });
-    vi.stubGlobal('navigator', Object.assign(Object.create(navigator) as Navigator, {
-      geolocation: { getCurrentPosition: (ok: PositionCallback) => ok({ coords: { latitude: 48.3912345, longitude: -4.4854321 } } as GeolocationPosition) },
-    }));
+    // The environment's navigator, with a position given at once (its own geolocation is a getter).
+    vi.stubGlobal('navigator', Object.create(navigator, {
+      geolocation: { value: { getCurrentPosition: (ok: PositionCallback) => ok({ coords: { latitude: 48.3912345, longitude: -4.4854321 } } as GeolocationPosition) } },
+    }) as Navigator);
     renderApp('/admin/tournee', { loggedRoutes: routes });
     const field = await screen.findByRole('textbox', { name: /Point de départ/ }, { timeout: 15_000 });
     expect(field).toHaveValue('48.4,-4.49');

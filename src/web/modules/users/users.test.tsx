@@ -62,13 +62,13 @@ describe('users screen', () => {
     expect(within(active).getByText('12/03/2024')).toBeInTheDocument();
     const pending = await rowOf('paul@exemple.fr');
     const cells = within(pending).getAllByRole('cell');
-    expect(cells[4]).toHaveStyle({ backgroundColor: 'var(--mantine-color-red-1)' });
+    expect(cells[4].style.backgroundColor).toBe('var(--mantine-color-red-1)');
     expect(cells[4]).toHaveTextContent('(adresse mail non validée)');
     expect(cells[7]).toHaveTextContent('Aucun');
-    expect(cells[7]).toHaveStyle({ backgroundColor: 'var(--mantine-color-red-1)' });
+    expect(cells[7].style.backgroundColor).toBe('var(--mantine-color-red-1)');
     expect(cells[8]).toHaveTextContent('Non');
-    expect(cells[8]).toHaveStyle({ backgroundColor: 'var(--mantine-color-red-1)' });
-    expect(within(active).getAllByRole('cell')[8]).not.toHaveStyle({ backgroundColor: 'var(--mantine-color-red-1)' });
+    expect(cells[8].style.backgroundColor).toBe('var(--mantine-color-red-1)');
+    expect(within(active).getAllByRole('cell')[8].style.backgroundColor).not.toBe('var(--mantine-color-red-1)');
   });
 
   it('enables each row action only when the account lifecycle allows it', async () => {
