@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { FIRST_ACCESS_FILE, firstStartLines, firstStartOutput, lanUrls, migrationsLine, readyLine, startServer, webBuildNeeded } from './main.js';
 import { DatabaseLockedError } from './db/client.js';
+import { emptyDataDir } from '../../tests/helpers/data-dir.js';
 
 const dirs: string[] = [];
 function tempDir() {
@@ -15,6 +16,11 @@ function tempDir() {
   return d;
 }
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+/**
+ * A data directory whose embedded database is initialised and empty, as a first start finds it
+ * once PGlite has made its cluster. The first test below starts on a truly empty directory.
+ */
+const dataDirWithCluster = () => emptyDataDir('compost-main-', dirs);
 
 /** `npm start` without the build step, on its own data directory; output collected as it comes. */
 function startProcess(env: NodeJS.ProcessEnv) {
@@ -180,7 +186,7 @@ describe('server start', { timeout: 90_000 }, () => {
   });
 
   it('closes the server and the database cleanly on SIGTERM', async () => {
-    const dataDir = tempDir();
+    const dataDir = await dataDirWithCluster();
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/start.ts'], {
       env: { ...process.env, DATABASE_URL: '', SKIP_BUILD: '1', PORT: '0', DATA_DIR: dataDir, ADMIN_PASSWORD: 'un-mot-de-passe', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -210,7 +216,7 @@ describe('server start', { timeout: 90_000 }, () => {
   });
 
   it('prints the URL, writes a generated password to its file, refuses a second process on the same directory, and stops on SIGINT', async () => {
-    const dataDir = tempDir();
+    const dataDir = await dataDirWithCluster();
     // No daily backup: its catch-up at start would add its own line to the ones counted here.
     const first = startProcess({ DATA_DIR: dataDir, ADMIN_PASSWORD: '', ADMIN_LOGIN: 'chef', LOG_LEVEL: 'info', BACKUP_AT: 'off' });
     try {
@@ -297,7 +303,7 @@ describe('HTTPS', () => {
   }
 
   it('serves https with TLS_CERT and TLS_KEY and prints the https address', async () => {
-    const dir = tempDir();
+    const dir = await dataDirWithCluster();
     const { cert, key } = selfSigned(dir, 'server');
     const server = startProcess({ DATA_DIR: dir, TLS_CERT: cert, TLS_KEY: key, ADMIN_PASSWORD: 'un-mot-de-passe', LOG_LEVEL: 'warn' });
     try {

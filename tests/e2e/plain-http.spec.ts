@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { expect, test } from '../helpers/e2e-test';
 import { REFERENT, phoneCellLabel, queuedOwners, type SiteInfos } from '../helpers/e2e-field';
+import { emptyDataDir } from '../helpers/data-dir';
 
 // The service worker is part of what these journeys check (playwright.config.ts blocks it elsewhere).
 test.use({ serviceWorkers: 'allow' });
@@ -29,7 +30,7 @@ let dataDir: string;
 
 test.beforeAll(async () => {
   expect(host, 'this machine needs a network address other than loopback').toBeTruthy();
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'compost-plain-http-'));
+  dataDir = await emptyDataDir('compost-plain-http-');
   const webDir = path.resolve(process.env.E2E_WEB_DIR ?? 'dist');
   // The real start (config from the environment, migrations, seed, web app), on HOST.
   const script = `

@@ -10,6 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { initialisedCluster } from './data-dir.js';
 
 export const CADDY_BIN = process.env.CADDY_PATH ?? '/usr/bin/caddy';
 export const caddyMissing = !fs.existsSync(CADDY_BIN);
@@ -73,6 +74,8 @@ export interface ProxiedCompost {
 /** The server (with `env` added) behind Caddy. */
 export async function startBehindCaddy(env: Record<string, string>): Promise<ProxiedCompost> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'compost-caddy-'));
+  // An initialised, empty cluster (data-dir.ts): the start migrates and seeds it as a first start.
+  fs.cpSync(await initialisedCluster(), path.join(dir, 'data', 'db'), { recursive: true });
   const [caddyPort, serverPort] = [await freePort(), await freePort()];
   const url = `https://127.0.0.1:${caddyPort}`;
   const upstream = `127.0.0.1:${serverPort}`;

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { e2eDataDir, E2E_ADMIN } from './e2e-env.js';
+import { initialisedCluster } from './data-dir.js';
 import { loadConfig } from '../../src/server/config.js';
 import { startServer } from '../../src/server/main.js';
 
@@ -11,6 +12,8 @@ const port = Number(process.env.E2E_PORT ?? 3100);
 const dataDir = e2eDataDir(port);
 fs.rmSync(dataDir, { recursive: true, force: true });
 fs.mkdirSync(dataDir, { recursive: true });
+// An initialised, empty cluster (data-dir.ts): the start migrates and seeds it as a first start.
+fs.cpSync(await initialisedCluster(), path.join(dataDir, 'db'), { recursive: true });
 
 const config = loadConfig({
   PORT: String(port),

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { openPGlite } from '../db/client.js';
 import { SAMPLE_STREETS_FILE } from '../db/seed.js';
 import { runCliProcess } from '../../../tests/helpers/cli-process.js';
+import { emptyDataDir } from '../../../tests/helpers/data-dir.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -14,6 +15,8 @@ function tempDir() {
   dirs.push(d);
   return d;
 }
+/** A data directory whose embedded database is initialised and empty, as a first start finds it. */
+const dataDirWithCluster = () => emptyDataDir('compost-cli-', dirs);
 
 /** Runs `npm run <script> -- args` on its own data directory. */
 const run = (script: 'agents-import' | 'streets-import' | 'admin-password', args: string[], dataDir: string, env: NodeJS.ProcessEnv = {}) =>
@@ -22,7 +25,7 @@ const run = (script: 'agents-import' | 'streets-import' | 'admin-password', args
 // Each command starts tsx and opens an embedded database: slow on a busy machine.
 describe('import commands', { timeout: 180_000 }, () => {
   it('import streets then agents into the database of DATA_DIR, and close it', async () => {
-    const dataDir = tempDir();
+    const dataDir = await dataDirWithCluster();
     const streets = await run('streets-import', [SAMPLE_STREETS_FILE], dataDir);
     expect(streets.stderr).toBe('');
     expect(streets.code).toBe(0);
@@ -49,7 +52,7 @@ describe('import commands', { timeout: 180_000 }, () => {
   });
 
   it('give an agent who lost their password a new one, printed once, and close their sessions', async () => {
-    const dataDir = tempDir();
+    const dataDir = await dataDirWithCluster();
     const file = path.join(dataDir, 'agents.csv');
     fs.writeFileSync(file, 'identifiant;prenom;nom;email\njdupont;Jean;Dupont;jean.dupont@exemple.fr\n');
     expect((await run('agents-import', [file], dataDir)).code).toBe(0);
@@ -100,7 +103,7 @@ describe('import commands', { timeout: 180_000 }, () => {
   });
 
   it('stop with the reason when the file has not the expected format', async () => {
-    const dataDir = tempDir();
+    const dataDir = await dataDirWithCluster();
     const file = path.join(dataDir, 'rues.csv');
     fs.writeFileSync(file, 'nom;ville\nRue de Siam;Brest\n');
     const res = await run('streets-import', [file], dataDir);
@@ -110,7 +113,7 @@ describe('import commands', { timeout: 180_000 }, () => {
   });
 
   it('refuse to open the embedded database while another process holds it', async () => {
-    const dataDir = tempDir();
+    const dataDir = await dataDirWithCluster();
     const held = await openPGlite(path.join(dataDir, 'db'));
     try {
       const file = path.join(dataDir, 'agents.csv');

@@ -1,19 +1,16 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { TEST_DRIVERS, openTestDatabase } from '../../../tests/helpers/test-app.js';
 import { DatabaseLockedError, openPGlite, openPostgres, parseStatementTimeout } from './client.js';
+import { emptyCluster } from '../../../tests/helpers/data-dir.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-function tempDir() {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'compost-client-'));
-  dirs.push(d);
-  return d;
-}
+/** A directory holding an initialised, empty cluster, as PGlite leaves it on a first opening. */
+const tempDir = () => emptyCluster('compost-client-', dirs);
 
 /** The pid of a process that has already exited. */
 function deadPid(): number {
@@ -23,7 +20,7 @@ function deadPid(): number {
 
 describe('embedded database directory', () => {
   it('refuses a second opening of the same directory with a French message, and frees it on close', async () => {
-    const dir = tempDir();
+    const dir = await tempDir();
     const first = await openPGlite(dir);
     const lockFile = path.join(dir, 'compost.lock');
     try {
@@ -42,7 +39,7 @@ describe('embedded database directory', () => {
   });
 
   it('takes over a lock left by a process that died', async () => {
-    const dir = tempDir();
+    const dir = await tempDir();
     const lockFile = path.join(dir, 'compost.lock');
     fs.writeFileSync(lockFile, String(deadPid()));
     const handle = await openPGlite(dir);
@@ -66,7 +63,7 @@ describe('embedded database lock naming a live process', () => {
   const bootId = () => fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
 
   async function opensOver(lock: string) {
-    const dir = tempDir();
+    const dir = await tempDir();
     const lockFile = path.join(dir, 'compost.lock');
     fs.writeFileSync(lockFile, lock);
     const handle = await openPGlite(dir);
@@ -105,7 +102,7 @@ describe('embedded database lock naming a live process', () => {
   });
 
   it('still refuses a lock held by a live Compost server on this directory', async () => {
-    const dir = tempDir();
+    const dir = await tempDir();
     fs.writeFileSync(
       path.join(dir, 'compost.lock'),
       JSON.stringify({ pid: process.ppid, start: startOf(process.ppid), boot: bootId(), dir: fs.realpathSync(dir) }),

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
@@ -8,6 +7,7 @@ import type { DatabaseHandle } from './client.js';
 import { migrate } from './migrate.js';
 import { DatabaseLockedError, openPGlite, pgliteWorkerWanted } from './pglite.js';
 import { PGliteWorkerClient, WORKER_GONE_CODE } from './pglite-worker-client.js';
+import { emptyCluster } from '../../../tests/helpers/data-dir.js';
 
 describe('PGlite in a worker thread', () => {
   let h: DatabaseHandle;
@@ -98,7 +98,11 @@ describe('PGlite in a worker thread', () => {
 });
 
 describe('PGlite worker thread on a directory', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'compost-pglite-worker-'));
+  let dir: string;
+  beforeAll(async () => {
+    // An initialised, empty cluster, as PGlite leaves it on a first opening.
+    dir = await emptyCluster('compost-pglite-worker-');
+  });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('migrates, reports auth changes, locks the directory, and leaves data the main-thread PGlite reads', async () => {

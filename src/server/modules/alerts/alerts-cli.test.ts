@@ -1,10 +1,9 @@
 // `npm run alerts` (src/server/cli/alerts.ts) the way a system cron runs it: on the database of
 // DATA_DIR, once, printing what it did.
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCliProcess } from '../../../../tests/helpers/cli-process.js';
+import { emptyDataDir } from '../../../../tests/helpers/data-dir.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -13,8 +12,7 @@ const run = (args: string[], dataDir: string) => runCliProcess('alerts', args, {
 
 describe('npm run alerts', { timeout: 180_000 }, () => {
   it('computes the alerts once on the database of DATA_DIR and says what it did, and refuses arguments', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'compost-alerts-cli-'));
-    dirs.push(dataDir);
+    const dataDir = await emptyDataDir('compost-alerts-cli-', dirs);
     const done = await run([], dataDir);
     expect(done.stderr).toBe('');
     expect(done.code).toBe(0);

@@ -14,6 +14,7 @@ import { runCliProcess } from '../../../../tests/helpers/cli-process.js';
 import { loadConfig } from '../../config.js';
 import { startServer } from '../../main.js';
 import { checkBackup } from './backup.restore.js';
+import { emptyDataDir } from '../../../../tests/helpers/data-dir.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -22,12 +23,14 @@ const tempDir = (name: string) => {
   dirs.push(d);
   return d;
 };
+/** A data directory whose embedded database is initialised and empty, as a first start finds it. */
+const dataDirWithCluster = (name: string) => emptyDataDir(`compost-${name}-`, dirs);
 
 const run = (script: 'backup' | 'restore', args: string[], env: Record<string, string>) => runCliProcess(script, args, env);
 
 describe('npm run backup and npm run restore', { timeout: 180_000 }, () => {
   it('back up one embedded database and restore it into an empty one, and refuse what would lose data', async () => {
-    const source = tempDir('backup-cli-source');
+    const source = await dataDirWithCluster('backup-cli-source');
     const h = await openDatabase({ dataDir: source });
     await migrate(h.db);
     await seedCities(h.db, '242900314');
@@ -48,7 +51,7 @@ describe('npm run backup and npm run restore', { timeout: 180_000 }, () => {
     const sha = crypto.createHash('sha256').update(fs.readFileSync(out)).digest('hex');
     expect(made.stdout).toContain(`SHA-256 : ${sha}`);
 
-    const target = tempDir('backup-cli-target');
+    const target = await dataDirWithCluster('backup-cli-target');
     const restored = await run('restore', [out], { DATA_DIR: target });
     expect(restored.stderr).toBe('');
     expect(restored.code).toBe(0);
@@ -76,7 +79,7 @@ describe('npm run backup and npm run restore', { timeout: 180_000 }, () => {
   });
 
   it('asks the running server for the backup of the embedded database it holds, to a chosen file or to its backup folder', async () => {
-    const dataDir = tempDir('backup-cli-server');
+    const dataDir = await dataDirWithCluster('backup-cli-server');
     const server = await startServer(
       loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', BACKUP_AT: 'off', ALERTS_AT: 'off', ADMIN_LOGIN: 'admin', ADMIN_PASSWORD: 'motdepasse-sauvegarde', LOG_LEVEL: 'silent' }),
     );

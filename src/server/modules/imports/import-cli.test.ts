@@ -2,7 +2,6 @@
 // writes nothing, then --apply, then the same file again changing nothing; an unknown file and
 // a programme without an administrator refused with a French message.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { text } from 'node:stream/consumers';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { seedCities } from '../../db/seed.js';
 import { createAccount } from '../../../../tests/helpers/test-app.js';
 import { templateCsv } from './import-templates.js';
 import { runCliProcess } from '../../../../tests/helpers/cli-process.js';
+import { emptyDataDir } from '../../../../tests/helpers/data-dir.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -20,8 +20,7 @@ const run = (args: string[], dataDir: string) => runCliProcess('import', args, {
 
 describe('npm run import', { timeout: 180_000 }, () => {
   it('tries a sites file, imports it with --apply, and changes nothing the second time', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'compost-import-cli-'));
-    dirs.push(dataDir);
+    const dataDir = await emptyDataDir('compost-import-cli-', dirs);
     const file = path.join(dataDir, 'sites.csv');
     const h = await openDatabase({ dataDir });
     try {
