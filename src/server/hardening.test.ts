@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_CONFIG, TEST_DRIVERS, createTestApp } from '../../tests/helpers/test-app.js';
+import { TEST_CONFIG, TEST_DRIVERS, createTestApp, openTestDatabase } from '../../tests/helpers/test-app.js';
 import { createApp, tileSource } from './app.js';
 import { createPostgres } from './db/client.js';
 import { createMemoryMailer } from './mailer.js';
@@ -255,7 +255,7 @@ describe('client address behind proxies (TRUST_PROXY)', () => {
     await app.close();
     return res.json().ip as string;
   }
-  const dbHandle = import('./db/client.js').then((m) => m.openDatabase({ memory: true }));
+  const dbHandle = openTestDatabase('pglite', { migrated: false });
   afterAll(async () => (await dbHandle).close());
 
   it('ignores X-Forwarded-For by default', async () => {

@@ -9,9 +9,9 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HTTP_TIMEOUTS, createApp, type App } from './app.js';
-import { openDatabase, type DatabaseHandle } from './db/client.js';
+import type { DatabaseHandle } from './db/client.js';
 import { createMemoryMailer } from './mailer.js';
-import { TEST_CONFIG } from '../../tests/helpers/test-app.js';
+import { TEST_CONFIG, openTestDatabase } from '../../tests/helpers/test-app.js';
 
 const SHORT = { headersTimeout: 800, requestTimeout: 1500, connectionsCheckingInterval: 100, keepAliveTimeout: 500, connectionTimeout: 60_000 };
 
@@ -47,7 +47,7 @@ describe('slow clients', () => {
   let app: App;
   let port: number;
   beforeAll(async () => {
-    handle = await openDatabase({ memory: true });
+    handle = await openTestDatabase('pglite', { migrated: false });
     app = await createApp({ db: handle.db, mailer: createMemoryMailer(), config: TEST_CONFIG }, {}, SHORT);
     await app.listen({ port: 0, host: '127.0.0.1' });
     port = (app.server.address() as net.AddressInfo).port;
@@ -115,7 +115,7 @@ describe('production limits', () => {
     const [cert, key] = [path.join(dir, 'cert.pem'), path.join(dir, 'key.pem')];
     const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-subj', '/CN=localhost', '-days', '1', '-keyout', key, '-out', cert]);
     expect(made.status).toBe(0);
-    const handle = await openDatabase({ memory: true });
+    const handle = await openTestDatabase('pglite', { migrated: false });
     try {
       // Over plain http, and over https (TLS_CERT, TLS_KEY), where node's server is another one.
       for (const options of [{}, { https: { cert: fs.readFileSync(cert), key: fs.readFileSync(key) } }]) {

@@ -109,7 +109,7 @@ export async function startBehindCaddy(env: Record<string, string>): Promise<Pro
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    fs.mkdirSync(path.join(dir, 'data'));
+    fs.mkdirSync(path.join(dir, 'data'), { recursive: true });
     const serverUp = waitForOutput(server, /listening /, 'Compost server');
 
     const caddyfile = path.join(dir, 'Caddyfile');

@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import fs from 'node:fs';
 import { expect, inject } from 'vitest';
-import { openDatabase, openPGlite, openPostgres, type DatabaseHandle, type Db } from '../../src/server/db/client.js';
+import { openPGlite, openPostgres, type DatabaseHandle, type Db } from '../../src/server/db/client.js';
 import { migrate } from '../../src/server/db/migrate.js';
 import { createApp, type AppConfig } from '../../src/server/app.js';
 import { createMemoryMailer } from '../../src/server/mailer.js';
@@ -34,11 +34,27 @@ function migratedImage(): Promise<Blob> {
   return migratedPGlite;
 }
 
+/** The same for a database just initialised (PGlite's initdb: 4-6 s of CPU each time otherwise). */
+let emptyPGlite: Promise<Blob> | undefined;
+function emptyImage(): Promise<Blob> {
+  emptyPGlite ??= (async () => {
+    const file = inject('pgliteEmptyImage');
+    if (file && fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
+    const h = await openPGlite(null, { worker: false });
+    try {
+      return await h.image!();
+    } finally {
+      await h.close();
+    }
+  })();
+  return emptyPGlite;
+}
+
 /** A fresh database, migrated unless `migrated: false` (for the tests of the migrations themselves). */
 export async function openTestDatabase(driver: 'pglite' | 'postgres', opts: { migrated?: boolean } = {}): Promise<DatabaseHandle & { url?: string }> {
   const migrated = opts.migrated ?? true;
   if (driver === 'pglite') {
-    if (!migrated) return openDatabase({ memory: true });
+    if (!migrated) return openPGlite(null, { worker: false, image: await emptyImage() });
     return openPGlite(null, { worker: false, image: await migratedImage() });
   }
   const baseUrl = process.env.TEST_DATABASE_URL!;
