@@ -3,8 +3,8 @@
 // where the page's requests and their abort signals are one family. happy-dom's own fetch would
 // really connect to its page's origin, and Node's Request refuses a signal that is not Node's.
 // happy-dom renders a screen in about half the CPU time jsdom takes (measured on the 50 files).
-import type { Environment } from 'vitest/environments';
-import { builtinEnvironments } from 'vitest/environments';
+import type { Environment } from 'vitest/runtime';
+import { builtinEnvironments } from 'vitest/runtime';
 
 const KEPT = ['fetch', 'Request', 'Response', 'Headers', 'AbortController', 'AbortSignal'] as const;
 

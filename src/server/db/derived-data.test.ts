@@ -157,7 +157,6 @@ describe.each(TEST_DRIVERS)('derived data page (%s)', (driver) => {
         counts: await q(sql`SELECT site_id, type_action_id, n FROM intervention_count WHERE n <> 0 ORDER BY 1, 2`),
         requestCounts: await q(sql`SELECT statut_id, type_action_programmee_id, site_id, n FROM demande_intervention_count WHERE n <> 0 ORDER BY 1, 2, 3`),
         mois: await q(sql`SELECT type_action_id, mois::text, site_id, intervenant_id, nb, quantite::float8 AS q FROM intervention_stats_mois ORDER BY 1, 2, 3, 4`),
-        intervenant: await q(sql`SELECT type_action_id, mois::text, intervenant_id, nb, quantite::float8 AS q FROM intervention_stats_mois_intervenant ORDER BY 1, 2, 3`),
         reseau: await q(sql`SELECT type_action_id, mois::text, bande, nb, quantite::float8 AS q FROM intervention_stats_mois_reseau ORDER BY 1, 2, 3`),
         siteMois: await q(sql`SELECT mois::text, site_id, nb, quantite::float8 AS q FROM intervention_stats_site_mois ORDER BY 1, 2`),
       };
@@ -200,7 +199,7 @@ describe.each(TEST_DRIVERS)('derived data page (%s)', (driver) => {
       await sql`UPDATE intervention SET type_bac_id = NULL, numero_bac = numero_bac + 100`.execute(h.db);
       await sql`DELETE FROM intervention_count`.execute(h.db);
       await sql`DELETE FROM demande_intervention_count`.execute(h.db);
-      for (const t of ['intervention_stats_mois', 'intervention_stats_mois_intervenant', 'intervention_stats_mois_reseau', 'intervention_stats_site_mois']) {
+      for (const t of ['intervention_stats_mois', 'intervention_stats_mois_reseau', 'intervention_stats_site_mois']) {
         await sql.raw(`DELETE FROM ${t}`).execute(h.db);
       }
       const lost = await snapshot(h.db);

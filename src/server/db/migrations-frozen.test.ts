@@ -49,6 +49,7 @@ const PINNED: Record<string, string> = {
   '033': '086094c3bab012091663285befea96c7cc75c5ece51717a1b9d21ad13d26f5f7', // one-trigger-per-event
   '034': 'ea658c09ef50ab039f6c3059b5db18b667f22f3460550c375f8e51b801fe9653', // single-entry-summaries
   '035': 'ef31405751c5de6ec42d10a217c137e0bdac80a653457534c21dc398c90cea05', // user-sort-columns
+  '036': 'b4c90df18b9782a37ab835127a6a88449b89134b620b797917e500e2c3b9aa24', // no-intervenant-summary
 };
 
 const sha256 = (text: string) => crypto.createHash('sha256').update(text).digest('hex');

@@ -1,4 +1,4 @@
--- The schema of a database migrated up to migration 035 (user-sort-columns).
+-- The schema of a database migrated up to migration 036 (no-intervenant-summary).
 -- Generated from the catalog by `npm run db:schema` (src/server/db/schema-sql.ts); do not edit:
 -- a change of schema is a new migration, then run `npm run db:schema`.
 
@@ -161,7 +161,7 @@ DECLARE
   v_rows integer;
 BEGIN
   IF TG_OP = 'TRUNCATE' THEN
-    TRUNCATE intervention_count, intervention_stats_mois, intervention_stats_mois_intervenant, intervention_stats_mois_reseau, intervention_stats_site_mois;
+    TRUNCATE intervention_count, intervention_stats_mois, intervention_stats_mois_reseau, intervention_stats_site_mois;
     RETURN NULL;
   ELSIF TG_OP = 'INSERT' THEN
     -- One new row (every field entry): its summaries are written with one row of values each,
@@ -175,9 +175,6 @@ BEGIN
       WITH per_site_intervenant AS (
         INSERT INTO intervention_stats_mois AS t (type_action_id, mois, site_id, intervenant_id, nb, quantite) VALUES (r_action, r_mois, r_site, r_intervenant, 1, r_q)
         ON CONFLICT (type_action_id, mois, site_id, intervenant_id) DO UPDATE SET nb = t.nb + 1, quantite = t.quantite + EXCLUDED.quantite),
-      per_intervenant AS (
-        INSERT INTO intervention_stats_mois_intervenant AS t (type_action_id, mois, intervenant_id, nb, quantite) VALUES (r_action, r_mois, r_intervenant, 1, r_q)
-        ON CONFLICT (type_action_id, mois, intervenant_id) DO UPDATE SET nb = t.nb + 1, quantite = t.quantite + EXCLUDED.quantite),
       per_band AS (
         INSERT INTO intervention_stats_mois_reseau AS t (type_action_id, mois, bande, nb, quantite) VALUES (r_action, r_mois, r_site % 16, 1, r_q)
         ON CONFLICT (type_action_id, mois, bande) DO UPDATE SET nb = t.nb + 1, quantite = t.quantite + EXCLUDED.quantite),
@@ -235,10 +232,6 @@ BEGIN
     INSERT INTO intervention_stats_mois AS t (type_action_id, mois, site_id, intervenant_id, nb, quantite)
     SELECT a, m, s, i, n, q FROM g ORDER BY 1, 2, 3, 4
     ON CONFLICT (type_action_id, mois, site_id, intervenant_id) DO UPDATE SET nb = t.nb + EXCLUDED.nb, quantite = t.quantite + EXCLUDED.quantite),
-  per_intervenant AS (
-    INSERT INTO intervention_stats_mois_intervenant AS t (type_action_id, mois, intervenant_id, nb, quantite)
-    SELECT a, m, i, sum(n)::int, sum(q) FROM g GROUP BY 1, 2, 3 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2, 3
-    ON CONFLICT (type_action_id, mois, intervenant_id) DO UPDATE SET nb = t.nb + EXCLUDED.nb, quantite = t.quantite + EXCLUDED.quantite),
   per_band AS (
     INSERT INTO intervention_stats_mois_reseau AS t (type_action_id, mois, bande, nb, quantite)
     SELECT a, m, s % 16, sum(n)::int, sum(q) FROM g GROUP BY 1, 2, 3 HAVING sum(n) <> 0 OR sum(q) <> 0 ORDER BY 1, 2, 3
@@ -256,9 +249,6 @@ BEGIN
     per_site_intervenant AS (
       DELETE FROM intervention_stats_mois t USING k
        WHERE t.type_action_id = k.a AND t.mois = k.m AND t.site_id = k.s AND t.intervenant_id = k.i AND t.nb = 0),
-    per_intervenant AS (
-      DELETE FROM intervention_stats_mois_intervenant t USING (SELECT DISTINCT a, m, i FROM k) k
-       WHERE t.type_action_id = k.a AND t.mois = k.m AND t.intervenant_id = k.i AND t.nb = 0),
     per_band AS (
       DELETE FROM intervention_stats_mois_reseau t USING (SELECT DISTINCT a, m, s % 16 AS b FROM k) k
        WHERE t.type_action_id = k.a AND t.mois = k.m AND t.bande = k.b AND t.nb = 0)
@@ -816,15 +806,6 @@ CREATE TABLE intervention_stats_mois (
   CONSTRAINT intervention_stats_mois_pkey PRIMARY KEY (type_action_id, mois, site_id, intervenant_id)
 );
 
-CREATE TABLE intervention_stats_mois_intervenant (
-  type_action_id integer NOT NULL,
-  mois date NOT NULL,
-  intervenant_id integer NOT NULL,
-  nb integer NOT NULL,
-  quantite numeric NOT NULL,
-  CONSTRAINT intervention_stats_mois_intervenant_pkey PRIMARY KEY (type_action_id, mois, intervenant_id)
-);
-
 CREATE TABLE intervention_stats_mois_reseau (
   type_action_id integer NOT NULL,
   mois date NOT NULL,
@@ -1298,9 +1279,9 @@ CREATE INDEX intervention_count_action_idx ON public.intervention_count USING bt
 
 CREATE INDEX intervention_photo_intervention_idx ON public.intervention_photo USING btree (intervention_id, id);
 
-CREATE INDEX intervention_stats_mois_site_idx ON public.intervention_stats_mois USING btree (site_id, mois);
+CREATE INDEX intervention_stats_mois_by_intervenant ON public.intervention_stats_mois USING btree (intervenant_id, mois);
 
-CREATE INDEX intervention_stats_mois_intervenant_idx ON public.intervention_stats_mois_intervenant USING btree (intervenant_id, mois);
+CREATE INDEX intervention_stats_mois_site_idx ON public.intervention_stats_mois USING btree (site_id, mois);
 
 CREATE INDEX intervention_stats_mois_reseau_mois_idx ON public.intervention_stats_mois_reseau USING btree (mois);
 

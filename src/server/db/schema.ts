@@ -192,7 +192,6 @@ export interface Database extends AlertsTables, PhotosTables, PublicSitesTables,
   };
   /** Monthly statistics per Paris month, site, intervenant and action (migration 009, kept by triggers). */
   intervention_stats_mois: StatsLevel & { site_id: number; intervenant_id: number };
-  intervention_stats_mois_intervenant: StatsLevel & { intervenant_id: number };
   /** The whole network in 16 stripes (bande = site_id % 16). */
   intervention_stats_mois_reseau: StatsLevel & { bande: number };
   /** Interventions per site and Paris month, all actions (migration 012, kept by the same triggers). */

@@ -116,7 +116,7 @@ export const searchQueries = {
     return sql<{ sites: number; actions: number; accounts: number | null; constantes: number; total: number }>`SELECT
       ${sum(sql`SELECT sum(n) FROM intervention_count WHERE type_action_id = 0 AND site_id = ANY(${intArray(s.sites)})`)} AS sites,
       ${sum(sql`SELECT sum(n) FROM intervention_count WHERE type_action_id = ANY(${intArray(s.actions)})`)} AS actions,
-      ${withAccounts ? sum(sql`SELECT sum(nb) FROM intervention_stats_mois_intervenant WHERE intervenant_id = ANY(${intArray(s.accounts)})`) : sql`NULL::float8`} AS accounts,
+      ${withAccounts ? sum(sql`SELECT sum(nb) FROM intervention_stats_mois WHERE intervenant_id = ANY(${intArray(s.accounts)})`) : sql`NULL::float8`} AS accounts,
       ${s.constantes.length ? sql`(SELECT count(*) FROM intervention i WHERE ${constanteMatch(s.constantes)})::float8` : sql`0::float8`} AS constantes,
       ${sum(sql`SELECT sum(n) FROM intervention_count WHERE type_action_id = 0`)} AS total`;
   },

@@ -37,9 +37,11 @@ const yearEnd = (annee: number) => sql`make_date(${annee + 1}::int, 1, 1)`;
 const parisYearStart = (annee: number) => sql`make_timestamptz(${annee}::int, 1, 1, 0, 0, 0, 'Europe/Paris')`;
 const parisYearEnd = (annee: number) => sql`make_timestamptz(${annee + 1}::int, 1, 1, 0, 0, 0, 'Europe/Paris')`;
 
-/** The summary a monthly series reads: per site when one is chosen, per intervenant for a provider, else the network's. */
-const summaryOf = (q: StatsQuery) =>
-  q.site !== undefined ? sql`intervention_stats_mois` : q.prestataire !== undefined ? sql`intervention_stats_mois_intervenant` : sql`intervention_stats_mois_reseau`;
+/**
+ * The summary a monthly series reads: per action, site and intervenant when a site or a provider
+ * is chosen (a provider's rows through its index on intervenant_id), else the network's.
+ */
+const summaryOf = (q: StatsQuery) => (q.site !== undefined || q.prestataire !== undefined ? sql`intervention_stats_mois` : sql`intervention_stats_mois_reseau`);
 
 /** The year, and the site or provider chosen, on a summary aliased `s`. */
 const scopeOf = (q: StatsQuery) => sql`s.mois >= ${yearStart(q.annee)} AND s.mois < ${yearEnd(q.annee)}

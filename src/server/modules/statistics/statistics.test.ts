@@ -94,7 +94,6 @@ describe.each(TEST_DRIVERS)('statistics (%s)', (driver) => {
   async function expectSummaryEqualsRecount() {
     const levels: [string, string, string][] = [
       ['intervention_stats_mois', 'site_id, intervenant_id', 'site_id, intervenant_id'],
-      ['intervention_stats_mois_intervenant', 'intervenant_id', 'intervenant_id'],
       ['intervention_stats_mois_reseau', 'bande', 'site_id % 16'],
     ];
     for (const [table, keys, from] of levels) {
@@ -348,7 +347,7 @@ describe.each(TEST_DRIVERS)('statistics (%s)', (driver) => {
     // Every row gone: the summary is empty and the years list falls back on the current year.
     await sql`DELETE FROM demande_intervention`.execute(ctx.db);
     await sql`DELETE FROM intervention`.execute(ctx.db);
-    for (const t of ['intervention_stats_mois', 'intervention_stats_mois_intervenant', 'intervention_stats_mois_reseau', 'intervention_stats_site_mois']) {
+    for (const t of ['intervention_stats_mois', 'intervention_stats_mois_reseau', 'intervention_stats_site_mois']) {
       expect((await sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql.raw(t)}`.execute(ctx.db)).rows[0].n, t).toBe(0);
     }
     const parisYear = Number(new Intl.DateTimeFormat('en', { timeZone: 'Europe/Paris', year: 'numeric' }).format(new Date()));
