@@ -14,48 +14,36 @@ import { seedCities } from '../../src/server/db/seed.js';
 export const TEST_DRIVERS: ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
 /**
- * The files of a migrated in-memory database, read once per test file from what the global set-up
- * wrote (server-global-setup.ts), or made here when a file runs without it: each test database
- * starts from a copy (about 0.3 s) instead of initialising and migrating (about 1.7 s).
+ * The files of an in-memory database, migrated or just initialised, read once per test file from
+ * what the global set-up wrote (server-global-setup.ts), or made here when a file runs without
+ * it: each test database starts from a copy (about 0.3 s) instead of initialising (PGlite's
+ * initdb, 4-6 s of CPU) and migrating (about 1.7 s).
  */
-let migratedPGlite: Promise<Blob> | undefined;
-function migratedImage(): Promise<Blob> {
-  migratedPGlite ??= (async () => {
-    const file = inject('pgliteImage');
-    if (file && fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
-    const h = await openPGlite(null, { worker: false });
-    try {
-      await migrate(h.db);
-      return await h.image!();
-    } finally {
-      await h.close();
-    }
-  })();
-  return migratedPGlite;
-}
-
-/** The same for a database just initialised (PGlite's initdb: 4-6 s of CPU each time otherwise). */
-let emptyPGlite: Promise<Blob> | undefined;
-function emptyImage(): Promise<Blob> {
-  emptyPGlite ??= (async () => {
-    const file = inject('pgliteEmptyImage');
-    if (file && fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
-    const h = await openPGlite(null, { worker: false });
-    try {
-      return await h.image!();
-    } finally {
-      await h.close();
-    }
-  })();
-  return emptyPGlite;
+const images = new Map<'pgliteImage' | 'pgliteEmptyImage', Promise<Blob>>();
+function pgliteImage(key: 'pgliteImage' | 'pgliteEmptyImage'): Promise<Blob> {
+  let image = images.get(key);
+  if (!image) {
+    image = (async () => {
+      const file = inject(key);
+      if (file && fs.existsSync(file)) return new Blob([fs.readFileSync(file)]);
+      const h = await openPGlite(null, { worker: false });
+      try {
+        if (key === 'pgliteImage') await migrate(h.db);
+        return await h.image!();
+      } finally {
+        await h.close();
+      }
+    })();
+    images.set(key, image);
+  }
+  return image;
 }
 
 /** A fresh database, migrated unless `migrated: false` (for the tests of the migrations themselves). */
 export async function openTestDatabase(driver: 'pglite' | 'postgres', opts: { migrated?: boolean } = {}): Promise<DatabaseHandle & { url?: string }> {
   const migrated = opts.migrated ?? true;
   if (driver === 'pglite') {
-    if (!migrated) return openPGlite(null, { worker: false, image: await emptyImage() });
-    return openPGlite(null, { worker: false, image: await migratedImage() });
+    return openPGlite(null, { worker: false, image: await pgliteImage(migrated ? 'pgliteImage' : 'pgliteEmptyImage') });
   }
   const baseUrl = process.env.TEST_DATABASE_URL!;
   const name = `compost_t_${crypto.randomBytes(6).toString('hex')}`;
