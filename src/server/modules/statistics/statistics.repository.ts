@@ -37,10 +37,7 @@ const yearEnd = (annee: number) => sql`make_date(${annee + 1}::int, 1, 1)`;
 const parisYearStart = (annee: number) => sql`make_timestamptz(${annee}::int, 1, 1, 0, 0, 0, 'Europe/Paris')`;
 const parisYearEnd = (annee: number) => sql`make_timestamptz(${annee + 1}::int, 1, 1, 0, 0, 0, 'Europe/Paris')`;
 
-/**
- * The summary a monthly series reads: per action, site and intervenant when a site or a provider
- * is chosen (a provider's rows through its index on intervenant_id), else the network's.
- */
+/** The summary a monthly series reads: per site and intervenant for a site or a provider (indexed both ways), else the network's. */
 const summaryOf = (q: StatsQuery) => (q.site !== undefined || q.prestataire !== undefined ? sql`intervention_stats_mois` : sql`intervention_stats_mois_reseau`);
 
 /** The year, and the site or provider chosen, on a summary aliased `s`. */
