@@ -32,18 +32,16 @@ export function initialisedCluster(): Promise<string> {
   return ready;
 }
 
-/** A new temporary directory holding an initialised, empty cluster (a PGlite directory); `track` collects it for removal. */
-export async function emptyCluster(prefix: string, track?: string[]): Promise<string> {
+/** A new temporary directory with a copy of the initialised cluster in `sub`; `track` collects it for removal. */
+async function withClusterCopy(prefix: string, sub: string, track?: string[]): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   track?.push(dir);
-  fs.cpSync(await initialisedCluster(), dir, { recursive: true });
+  fs.cpSync(await initialisedCluster(), path.join(dir, sub), { recursive: true });
   return dir;
 }
 
-/** A new temporary DATA_DIR whose db/ holds an initialised, empty cluster; `track` collects it for removal. */
-export async function emptyDataDir(prefix: string, track?: string[]): Promise<string> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  track?.push(dir);
-  fs.cpSync(await initialisedCluster(), path.join(dir, 'db'), { recursive: true });
-  return dir;
-}
+/** A new temporary directory holding an initialised, empty cluster (a PGlite directory). */
+export const emptyCluster = (prefix: string, track?: string[]) => withClusterCopy(prefix, '', track);
+
+/** A new temporary DATA_DIR whose db/ holds an initialised, empty cluster. */
+export const emptyDataDir = (prefix: string, track?: string[]) => withClusterCopy(prefix, 'db', track);
