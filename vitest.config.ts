@@ -33,6 +33,10 @@ export default defineConfig({
           name: 'web',
           environment: './tests/helpers/web-environment.ts',
           include: ['src/web/**/*.test.{ts,tsx}'],
+          // Each screen file runs in a worker thread of its own rather than a child process:
+          // the same isolation, without a process to start per file (50 files alone: 169 s and
+          // 302 CPU-s, against 177 s and 322 CPU-s with processes, on a two-core machine).
+          pool: 'threads',
           setupFiles: ['tests/helpers/web-setup.ts'],
           testTimeout: 20000,
         },
