@@ -77,7 +77,11 @@ export function wordStartsNormalized(column: Expression<string | null> | RawBuil
   // The same test twice: the array one for the index, and a regular expression, which the
   // planner evaluates first on each row (it is far cheaper) when it rather walks a sort index,
   // so that a common start found late in that order does not cost a function call per row.
-  return sql<SqlBool>`(f_word_starts(${column}) @> ARRAY[f_unaccent(lower(${term}))] AND ${wordStartsIn(column, term)})`;
+  // The expression is kept off the column's trigram index (`|| ''`): a two-letter pattern gives
+  // that index no trigram, so it would hand back every row as a lossy match, and each would be
+  // tested again with both conditions, the array one calling its function per row (a count of
+  // the sites whose address has a word starting with 'ru': 67 ms that way, 2 ms without).
+  return sql<SqlBool>`(f_word_starts(${column}) @> ARRAY[f_unaccent(lower(${term}))] AND ${wordStartsIn(sql`(${column} || '')`, term)})`;
 }
 
 /** `column`, already accent-free and lower-cased, has a word starting with `term` (see shortWordTerm): the check of rows an index already found. */

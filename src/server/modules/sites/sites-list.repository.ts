@@ -2,7 +2,7 @@
 // row by the triggers of migration 005, each filter and each sort key has its index.
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Db } from '../../db/client.js';
-import { containsNormalized, ilikeUnaccent, pageOf, shortWordTerm, wordStartsIn, wordStartsNormalized } from '../../db/list.js';
+import { containsNormalized, ilikeUnaccent, pageOf, shortWordTerm, wordStartsNormalized } from '../../db/list.js';
 import { SITE_SORT_FIELDS, type SiteListQuery, type SiteSortField } from '../../../shared/schemas/sites.js';
 import type { ListPaths } from '../../db/list-paths.js';
 
@@ -80,10 +80,8 @@ function conditions(search: string, filter: Filters) {
   // with it through the word-start indexes (migration 007); the name and code are part of the
   // search column.
   if (filter.nom) {
-    if (!shortWordTerm(filter.nom)) parts.push(containsNormalized(sql`s.nom_code_text`, filter.nom));
-    // The name's own word starts (migration 013); the check beside it is kept off the trigram
-    // index (`|| ''`), whose lossy matches would make every candidate row be tested again.
-    else parts.push(sql<SqlBool>`(f_word_starts(s.nom_code_text) @> ARRAY[f_unaccent(lower(${filter.nom}))] AND ${wordStartsIn(sql`(s.nom_code_text || '')`, filter.nom)})`);
+    // The name's own word starts (migration 013) for a short term.
+    parts.push(shortWordTerm(filter.nom) ? wordStartsNormalized(sql`s.nom_code_text`, filter.nom) : containsNormalized(sql`s.nom_code_text`, filter.nom));
   }
   if (filter.adresse) {
     parts.push(shortWordTerm(filter.adresse) ? wordStartsNormalized(sql`s.adresse_text`, filter.adresse) : containsNormalized(sql`s.adresse_text`, filter.adresse));
