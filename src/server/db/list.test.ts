@@ -6,9 +6,11 @@ import { ilikeUnaccent, pageFromNearestEnd, shortWordTerm, trigramIndexable, wor
 import { createUsersRepository } from '../modules/users/users.repository.js';
 import { createCompostersRepository } from '../modules/composters/composters.repository.js';
 import { createSiteTypesRepository } from '../modules/site-types/site-types.repository.js';
+import { createSiteListRepository } from '../modules/sites/sites-list.repository.js';
 import { userListQuerySchema } from '../../shared/schemas/users.js';
 import { composterListQuerySchema } from '../../shared/schemas/composters.js';
 import { siteTypeListQuerySchema } from '../../shared/schemas/site-types.js';
+import { siteListQuerySchema } from '../../shared/schemas/sites.js';
 
 describe('trigramIndexable', () => {
   it('is true only when the term holds three letters or digits in a row', () => {
@@ -158,7 +160,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('admin lists at 100 000 rows (po
       FROM generate_series(1, 100000) g`.execute(db);
     for (const i of indexes) await sql.raw(i.def).execute(db);
     await sql`INSERT INTO site (code, nom, ville, cp, adresse, type_site_id, statut_id)
-      SELECT 'QUA' || lpad(g::text, 5, '0'), 'Jardin ' || g, 'Brest', '29200', 'Rue ' || g, (SELECT id FROM type_site WHERE code = 'QUA'), 1
+      SELECT 'QUA' || lpad(g::text, 5, '0'), 'Jardin ' || g, 'Brest', '29200', CASE WHEN g % 4 = 0 THEN 'Allée ' ELSE 'Rue ' END || g, (SELECT id FROM type_site WHERE code = 'QUA'), 1
       FROM generate_series(1, 2000) g`.execute(db);
     await sql`INSERT INTO site_referent (site_id, account_id) SELECT s.id, a.id FROM site s JOIN account a ON a.id % 2000 = s.id % 2000 AND a.id % 3 = 0`.execute(db);
     await sql`INSERT INTO type_composteur (volume, precisions)
@@ -245,6 +247,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('admin lists at 100 000 rows (po
     await expectIndexed('type_composteur', composters({ filter: { volume: '750' } }));
     await expectIndexed('type_composteur', composters({ search: 'metal a1' }));
     await expectIndexed('type_composteur', composters({ search: '750' }));
+  });
+
+  it('counts the sites whose address has a word starting with two letters from the word-start index alone', async () => {
+    // Two letters give the trigram index no trigram to look up: it would hand back every site as
+    // a lossy match, each then tested again with the word-start function (a call per row).
+    const all = await plans((db) => createSiteListRepository(db).list(siteListQuerySchema.parse({ filter: { adresse: 'ru' } })));
+    const count = all.find((p) => /count\(\*\)/.test(p.sql));
+    expect(count, 'no count query').toBeDefined();
+    expect(count!.plan, count!.plan).toContain('site_list_adresse_starts');
+    expect(count!.plan, count!.plan).not.toContain('site_list_adresse_trgm');
   });
 
   it('pages, sorts, filters and searches site types from indexes', async () => {
