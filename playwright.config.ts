@@ -1,5 +1,13 @@
+import fs from 'node:fs';
 import { defineConfig } from '@playwright/test';
 import { e2ePortOf } from './tests/helpers/e2e-env';
+
+// Debian's Chromium in its headless build (package chromium-headless-shell, same sources and
+// version as chromium) when it is installed: the 69 journeys took 376 s and 693 CPU-seconds with
+// it against 457 s and 865 with the full browser in headless mode, same machine, same hour, all
+// passing on both. Without it, the full browser. CHROMIUM_PATH names another.
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+const chromium = process.env.CHROMIUM_PATH ?? (fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 
 // Two workers run the journey files side by side, each against a server and an embedded
 // database of its own (tests/helpers/e2e-test.ts points a worker at its server); the journeys
@@ -25,7 +33,7 @@ export default defineConfig({
     locale: 'fr-FR',
     timezoneId: 'Europe/Paris',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: chromium,
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     },
   },
