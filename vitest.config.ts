@@ -37,6 +37,46 @@ export default defineConfig({
           // the same isolation, without a process to start per file (50 files alone: 169 s and
           // 302 CPU-s, against 177 s and 322 CPU-s with processes, on a two-core machine).
           pool: 'threads',
+          // The libraries the screens import, each bundled once into a single file (in
+          // node_modules/.vite) rather than read module by module in every worker: Mantine alone
+          // is hundreds of files. The 50 files: 150-179 s and 271-328 CPU-s, against 177-196 s and
+          // 325-362 CPU-s (setup and import of the files: 45-50 s instead of 91-102 s, summed).
+          // Leaflet stays out: bundled apart from the map's own copy, its bounds fail to compare.
+          deps: {
+            optimizer: {
+              client: {
+                enabled: true,
+                include: [
+                  '@mantine/charts',
+                  '@mantine/core',
+                  '@mantine/dates',
+                  '@mantine/form',
+                  '@mantine/hooks',
+                  '@mantine/modals',
+                  '@mantine/notifications',
+                  '@tabler/icons-react',
+                  '@tanstack/query-async-storage-persister',
+                  '@tanstack/react-query',
+                  '@tanstack/react-query-persist-client',
+                  '@testing-library/react',
+                  '@testing-library/user-event',
+                  'dayjs',
+                  'dayjs/locale/fr',
+                  'dexie',
+                  'ky',
+                  'mantine-datatable',
+                  'qrcode',
+                  'react',
+                  'react-dom',
+                  'react-dom/client',
+                  'react/jsx-runtime',
+                  'react-router',
+                  'zod',
+                  'zustand',
+                ],
+              },
+            },
+          },
           setupFiles: ['tests/helpers/web-setup.ts'],
           testTimeout: 20000,
         },
