@@ -231,7 +231,10 @@ export const listQueries = {
 
 /** Options of a list read: `plain` takes no fast path (the tests compare both). */
 export interface ListOptions {
+  /** The plain query, whatever the fast paths would take. */
   plain?: boolean;
+  /** From this offset a page is read from the nearer end of a list whose count is kept. */
+  deepFrom?: number;
 }
 
 export function createInterventionList(db: Db) {
@@ -259,7 +262,7 @@ export function createInterventionList(db: Db) {
       if (p.date?.kind === 'none') return answer(0, []);
       const within = { offset: page.offset, limit: Math.max(0, Math.min(page.limit, COUNT_CAP - page.offset)) };
       const counted = listQueries.count(p);
-      if (counted.kept && within.offset >= DEEP_PAGE_OFFSET) {
+      if (counted.kept && within.offset >= (opts.deepFrom ?? DEEP_PAGE_OFFSET)) {
         // The count first, then the page from the nearer end, in the reverse order for a page
         // past the middle (every key of a list's order runs in the same direction, so reversing
         // it is flipping that direction).

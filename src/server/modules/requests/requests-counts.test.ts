@@ -7,10 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { TEST_DRIVERS, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
 import { createEquippedSite } from '../field-entry/test-factories.js';
-import { DEEP_PAGE_OFFSET } from '../../db/list.js';
+import { createRequestsRepository } from './requests.repository.js';
+import { historyQuerySchema, pendingListQuerySchema } from '../../../shared/schemas/requests.js';
 
-/** Pending requests of the busiest site: enough for deep pages read from either end. */
-const BOARD_WALK_MAX_OFFSET = 1000;
+/**
+ * The lists read a page from the nearer end from DEEP_PAGE_OFFSET (list.ts) on; the pages here
+ * are read through the repository from DEEP on (its deepFrom), so that a few hundred requests
+ * exercise the reads that thousands would. The counts are read through the API.
+ */
+const DEEP = 100;
 
 type Ctx = Awaited<ReturnType<typeof createTestApp>>;
 const BOARD = '/api/admin/demande/intervention/get/list';
@@ -27,6 +32,20 @@ describe.each(TEST_DRIVERS)('request counts and the board by site (%s)', (driver
     return res.json() as { count: number; demandesInterventions: { id: number }[] };
   };
 
+  /** A page of the board or the history, for the query of its URL, read from the nearer end from DEEP on. */
+  const read = async (list: 'board' | 'history', query: string) => {
+    const q: Record<string, unknown> = {};
+    for (const [key, value] of new URLSearchParams(query)) {
+      const nested = key.match(/^(\w+)\[(\w+)\]$/);
+      if (nested) ((q[nested[1]] ??= {}) as Record<string, string>)[nested[2]] = value;
+      else q[key] = value;
+    }
+    const repo = createRequestsRepository(ctx.db);
+    const { count, rows } =
+      list === 'board' ? await repo.pendingList(pendingListQuerySchema.parse(q), { deepFrom: DEEP }) : await repo.history(historyQuerySchema.parse(q), { deepFrom: DEEP });
+    return { count, demandesInterventions: rows.map((r) => ({ id: r.id })) };
+  };
+
   beforeAll(async () => {
     ctx = await createTestApp(driver);
     cookie = (await loggedAs(ctx, ['ROLE_ADMIN'])).cookie;
@@ -38,7 +57,7 @@ describe.each(TEST_DRIVERS)('request counts and the board by site (%s)', (driver
     // zz alone holds enough pending requests for the board to read its last pages backwards.
     const plan: [typeof e13, number][] = [
       [e13, 9],
-      [zz, 2 * BOARD_WALK_MAX_OFFSET + 126],
+      [zz, 2 * DEEP + 126],
       [abri, 4],
       [e2, 0],
     ];
@@ -93,7 +112,7 @@ describe.each(TEST_DRIVERS)('request counts and the board by site (%s)', (driver
     const ids: number[] = [];
     let count = -1;
     for (let page = 0; page < 100; page++) {
-      const body = await get(`${BOARD}?sort[name]=${name}&sort[direction]=${direction}&rowsPerPage=${size}&page=${page}${site ? `&filter[site]=${site}` : ''}`);
+      const body = await read('board', `sort[name]=${name}&sort[direction]=${direction}&rowsPerPage=${size}&page=${page}${site ? `&filter[site]=${site}` : ''}`);
       count = body.count;
       ids.push(...body.demandesInterventions.map((d) => d.id));
       if (body.demandesInterventions.length < size) break;
@@ -115,13 +134,13 @@ describe.each(TEST_DRIVERS)('request counts and the board by site (%s)', (driver
       const expected = await expectedBoard(order);
       const top: number[] = [];
       for (let page = 0; page < 6; page++) {
-        top.push(...(await get(`${BOARD}?sort[name]=site&sort[direction]=${order.split(' ')[1]}&rowsPerPage=5&page=${page}`)).demandesInterventions.map((d) => d.id));
+        top.push(...(await read('board', `sort[name]=site&sort[direction]=${order.split(' ')[1]}&rowsPerPage=5&page=${page}`)).demandesInterventions.map((d) => d.id));
       }
       expect(top).toEqual(expected.slice(0, 30));
-      const deep = await get(`${BOARD}?sort[name]=site&sort[direction]=${order.split(' ')[1]}&rowsPerPage=5&page=${BOARD_WALK_MAX_OFFSET / 5 + 3}`);
-      expect(deep.demandesInterventions.map((d) => d.id)).toEqual(expected.slice(BOARD_WALK_MAX_OFFSET + 15, BOARD_WALK_MAX_OFFSET + 20));
+      const deep = await read('board', `sort[name]=site&sort[direction]=${order.split(' ')[1]}&rowsPerPage=5&page=${DEEP / 5 + 3}`);
+      expect(deep.demandesInterventions.map((d) => d.id)).toEqual(expected.slice(DEEP + 15, DEEP + 20));
     }
-    expect((await get(BOARD)).count).toBe(13 + 2 * BOARD_WALK_MAX_OFFSET + 126);
+    expect((await get(BOARD)).count).toBe(13 + 2 * DEEP + 126);
   }, 120_000);
 
   it('pages the history in the order of a full sort, deep pages and the last one read from the end', async () => {
@@ -138,11 +157,11 @@ describe.each(TEST_DRIVERS)('request counts and the board by site (%s)', (driver
         const { rows } = await sql<{ id: number }>`SELECT d.id FROM demande_intervention d JOIN site s ON s.id = d.site_id
             JOIN type_action t ON t.id = d.type_action_programmee_id ORDER BY ${sql.raw(order.replaceAll('DIR', direction))}`.execute(ctx.db);
         const all = rows.map((r) => r.id);
-        expect(all.length).toBeGreaterThan(2 * DEEP_PAGE_OFFSET);
+        expect(all.length).toBeGreaterThan(2 * DEEP);
         const lastPage = Math.floor((all.length - 1) / 20);
         const middle = Math.floor(lastPage / 2);
-        for (const page of [0, DEEP_PAGE_OFFSET / 20 - 1, DEEP_PAGE_OFFSET / 20 + 2, middle - 2, middle - 1, middle, middle + 1, middle + 2, lastPage - 1, lastPage, lastPage + 1]) {
-          const body = await get(`${HISTORY}?sort[name]=${name}&sort[direction]=${direction}&rowsPerPage=20&page=${page}`);
+        for (const page of [0, DEEP / 20 - 1, DEEP / 20 + 2, middle - 2, middle - 1, middle, middle + 1, middle + 2, lastPage - 1, lastPage, lastPage + 1]) {
+          const body = await read('history', `sort[name]=${name}&sort[direction]=${direction}&rowsPerPage=20&page=${page}`);
           expect(body.count).toBe(all.length);
           expect(body.demandesInterventions.map((d) => d.id), `${name} ${direction} page ${page}`).toEqual(all.slice(page * 20, page * 20 + 20));
         }
@@ -165,10 +184,10 @@ describe.each(TEST_DRIVERS)('request counts and the board by site (%s)', (driver
                 AND (${f.actionProgrammee ?? null}::int IS NULL OR d.type_action_programmee_id = ${f.actionProgrammee ?? null}::int)
               ORDER BY ${sql.raw(orders[name].replaceAll('DIR', direction))}`.execute(ctx.db);
           const all = rows.map((r) => r.id);
-          expect(all.length, JSON.stringify(f)).toBeGreaterThan(DEEP_PAGE_OFFSET + 40);
+          expect(all.length, JSON.stringify(f)).toBeGreaterThan(DEEP + 40);
           const lastPage = Math.floor((all.length - 1) / 20);
-          for (const page of [DEEP_PAGE_OFFSET / 20, DEEP_PAGE_OFFSET / 20 + 1, lastPage, lastPage + 1]) {
-            const body = await get(`${HISTORY}?sort[name]=${name}&sort[direction]=${direction}&rowsPerPage=20&page=${page}${query}`);
+          for (const page of [DEEP / 20, DEEP / 20 + 1, lastPage, lastPage + 1]) {
+            const body = await read('history', `sort[name]=${name}&sort[direction]=${direction}&rowsPerPage=20&page=${page}${query}`);
             expect(body.count).toBe(all.length);
             expect(body.demandesInterventions.map((d) => d.id), `${name} ${direction} ${query} page ${page}`).toEqual(all.slice(page * 20, page * 20 + 20));
           }
