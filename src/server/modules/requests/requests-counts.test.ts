@@ -5,6 +5,7 @@
 // deleted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import qs from 'qs';
 import { TEST_DRIVERS, createTestApp, loggedAs } from '../../../../tests/helpers/test-app.js';
 import { createEquippedSite } from '../field-entry/test-factories.js';
 import { createRequestsRepository } from './requests.repository.js';
@@ -34,12 +35,8 @@ describe.each(TEST_DRIVERS)('request counts and the board by site (%s)', (driver
 
   /** A page of the board or the history, for the query of its URL, read from the nearer end from DEEP on. */
   const read = async (list: 'board' | 'history', query: string) => {
-    const q: Record<string, unknown> = {};
-    for (const [key, value] of new URLSearchParams(query)) {
-      const nested = key.match(/^(\w+)\[(\w+)\]$/);
-      if (nested) ((q[nested[1]] ??= {}) as Record<string, string>)[nested[2]] = value;
-      else q[key] = value;
-    }
+    // The query as the server reads it (app.ts).
+    const q = qs.parse(query);
     const repo = createRequestsRepository(ctx.db);
     const { count, rows } =
       list === 'board' ? await repo.pendingList(pendingListQuerySchema.parse(q), { deepFrom: DEEP }) : await repo.history(historyQuerySchema.parse(q), { deepFrom: DEEP });
