@@ -279,8 +279,11 @@ export function createInterventionList(db: Db) {
         return answer(n, win.reversed ? rows.reverse() : rows);
       }
       const pageRows = within.limit === 0 ? Promise.resolve([]) : readPage(db, listQueries.pageKeys(p, within));
-      // The search alone, one of its parts already past the cap: nothing to count.
-      if (p.search?.beyondCap && fieldsOf(f).length === 1) return answer(COUNT_CAP + 1, await pageRows);
+      // The search alone, one of its parts already past the cap, or matching free text only,
+      // whose matches were counted to choose the way: nothing (more) to count.
+      const searchAlone = p.search !== null && fieldsOf(f).length === 1;
+      if (searchAlone && p.search!.beyondCap) return answer(COUNT_CAP + 1, await pageRows);
+      if (searchAlone && p.search!.textOnlyCount !== undefined) return answer(p.search!.textOnlyCount, await pageRows);
       const [countRes, rows] = await Promise.all([counted.query.execute(db), pageRows]);
       return answer(countRes.rows[0]?.count ?? 0, rows);
     },

@@ -34,6 +34,8 @@ export interface ResolvedSearch extends SearchTargets {
   mode: 'narrow' | 'broad';
   /** One part alone matches more than COUNT_CAP rows of the whole log: no need to count them. */
   beyondCap?: boolean;
+  /** A search that matches no label: its free-text matches over the whole log, counted exactly. */
+  textOnlyCount?: number;
 }
 
 /** Observations and free-text value of intervention i, as the indexes of migration 015 hold them. */
@@ -163,5 +165,6 @@ export async function resolveSearch(db: Db, rawTerm: string | undefined, scope: 
   if (reach > limit) return { ...base, mode: 'broad' };
   const textCount = text === null ? 0 : (await searchQueries.textReach(text, COUNT_CAP + 1).execute(db)).rows[0].n;
   if (textCount > COUNT_CAP) return { ...base, mode: 'broad', beyondCap: true };
-  return { ...base, mode: reach + textCount <= limit ? 'narrow' : 'broad' };
+  const labels = [base.sites, base.accounts, base.actions, base.bacs, base.constantes].some((ids) => ids.length > 0);
+  return { ...base, mode: reach + textCount <= limit ? 'narrow' : 'broad', ...(labels || text === null ? {} : { textOnlyCount: textCount }) };
 }
