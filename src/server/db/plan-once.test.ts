@@ -39,7 +39,25 @@ describe.each(TEST_DRIVERS)('statements planned once (%s)', (driver) => {
     }
   });
 
-  it.runIf(driver === 'postgres')('keep one prepared statement per connection whatever the page size, and prepare nothing else', async () => {
+  it('pass text as it is, quotes and backslashes included, and numbers, booleans and nulls', async () => {
+    const echo = (t: string | null, n: number, b: boolean) => planOnce(sql<{ t: string | null; n: number; b: boolean }>`SELECT CAST(${t} AS text) AS t, CAST(${n} AS float8) AS n, CAST(${b} AS boolean) AS b`);
+    for (const [t, n, b] of [["l'arrosoir \\ d''été", -2.5, true], [null, 0, false], ['', 1e-7, true]] as const) {
+      expect((await echo(t, n, b).execute(h.db)).rows).toEqual([{ t, n, b }]);
+    }
+  });
+
+  // On PGlite, whose one connection any code may share. (node-postgres remembers what it
+  // prepared on each pooled connection, and nothing in the app drops a prepared statement.)
+  it.runIf(driver === 'pglite')('prepare a statement again when the database dropped it', async () => {
+    const ids = [4, 2];
+    expect((await planOnce(byIds(ids)).execute(h.db)).rows.map((r) => r.id)).toEqual(ids);
+    await h.db.connection().execute(async (conn) => {
+      await sql`DEALLOCATE ALL`.execute(conn);
+      expect((await planOnce(byIds(ids)).execute(conn)).rows.map((r) => r.id)).toEqual(ids);
+    });
+  });
+
+  it('keep one prepared statement per connection whatever the page size, and prepare nothing else', async () => {
     await h.db.connection().execute(async (conn) => {
       const prepared = async () =>
         (await sql<{ statement: string }>`SELECT statement FROM pg_prepared_statements`.execute(conn)).rows.map((r) => r.statement).filter((t) => t.includes('pages_of_ids'));
@@ -48,7 +66,8 @@ describe.each(TEST_DRIVERS)('statements planned once (%s)', (driver) => {
       await sql`SELECT 1 AS pages_of_ids`.execute(conn);
       const statements = await prepared();
       expect(statements).toHaveLength(1);
-      expect(statements[0]).toMatch(/^\/\* plan-once \*\/ SELECT p\.id AS pages_of_ids/);
+      // PGlite's are prepared with PREPARE, whose text is the statement's.
+      expect(statements[0]).toMatch(/^(PREPARE plan_once_[0-9a-f]{24} AS )?\/\* plan-once \*\/ SELECT p\.id AS pages_of_ids/);
     });
   });
 });

@@ -8,8 +8,8 @@
 // a list filtered by a site or a search needs a plan made for its values, and a generic plan
 // can be a thousand times slower there. Each marked statement must keep one text whatever its
 // input (ids as one array parameter, never an IN list that grows with the page), so that each
-// connection holds one prepared statement per marked query. PGlite ignores the mark: it is a
-// comment. A connection pooler in front of PostgreSQL must keep prepared statements with their
+// connection holds one prepared statement per marked query. On PGlite, the dialect prepares it
+// with PREPARE and runs it with EXECUTE (pglite-dialect.ts). A connection pooler in front of PostgreSQL must keep prepared statements with their
 // connection (session pooling, or PgBouncer's max_prepared_statements): see the README.
 import { createHash } from 'node:crypto';
 import { sql, type RawBuilder } from 'kysely';
