@@ -11,7 +11,7 @@ import http from 'node:http';
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import pgCopyStreams from 'pg-copy-streams';
-import { inlineParameters } from '../src/server/csv.js';
+import { inlineParameters } from '../src/server/db/sql-literal.js';
 import { exportQueries } from '../src/server/modules/interventions/intervention-export.js';
 import { fastPathsFor } from '../src/server/modules/interventions/intervention-list.js';
 import type { Database } from '../src/server/db/schema.js';

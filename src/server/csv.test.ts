@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CSV_BOM, CopyBinaryLines, csvChunks, formatCsvCell, inlineParameters, sqlCsvText, sqlLiteral, sqlParisDateTime, type CsvColumn } from './csv.js';
+import { CSV_BOM, CopyBinaryLines, csvChunks, formatCsvCell, sqlCsvText, sqlParisDateTime, type CsvColumn } from './csv.js';
+import { inlineParameters, sqlLiteral } from './db/sql-literal.js';
 import { formatParisDateTime } from '../shared/dates.js';
 import { TEST_DRIVERS, openTestDatabase } from '../../tests/helpers/test-app.js';
 

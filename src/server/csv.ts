@@ -15,6 +15,7 @@ import { CompiledQuery, sql, type RawBuilder } from 'kysely';
 import pgCopyStreams from 'pg-copy-streams';
 import type { Db } from './db/client.js';
 import { formatParisDate, formatParisDateTime } from '../shared/dates.js';
+import { inlineParameters } from './db/sql-literal.js';
 
 export type CsvValue = string | number | boolean | Date | null | undefined;
 
@@ -129,33 +130,6 @@ export function streamsCopy(db: Db): Promise<boolean> {
     versions.set(db, known);
   }
   return known;
-}
-
-/** A parameter written as an SQL literal (COPY takes no parameters). */
-export function sqlLiteral(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new Error('non-finite number in a COPY statement');
-    return String(value);
-  }
-  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  if (value instanceof Date) return `'${value.toISOString()}'`;
-  if (Array.isArray(value)) return `ARRAY[${value.map(sqlLiteral).join(', ')}]`;
-  if (typeof value === 'string') {
-    if (value.includes('\u0000')) throw new Error('NUL in a COPY statement');
-    // E'' so that the result does not depend on standard_conforming_strings.
-    return `E'${value.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-  }
-  throw new Error(`unsupported parameter in a COPY statement: ${typeof value}`);
-}
-
-/** The compiled statement with its $n parameters written in place as literals. */
-export function inlineParameters(compiled: { sql: string; parameters: readonly unknown[] }): string {
-  return compiled.sql.replace(/\$(\d+)\b/g, (_, n: string) => {
-    const i = Number(n) - 1;
-    if (i < 0 || i >= compiled.parameters.length) throw new Error(`no parameter $${n}`);
-    return sqlLiteral(compiled.parameters[i]);
-  });
 }
 
 /** Longest a COPY export may run (a slow download keeps it waiting): longer than any statement of a request. */
