@@ -281,9 +281,9 @@ export function createInterventionList(db: Db) {
       const pageRows = within.limit === 0 ? Promise.resolve([]) : readPage(db, listQueries.pageKeys(p, within));
       // The search alone, one of its parts already past the cap, or matching free text only,
       // whose matches were counted to choose the way: nothing (more) to count.
-      const searchAlone = p.search !== null && fieldsOf(f).length === 1;
-      if (searchAlone && p.search!.beyondCap) return answer(COUNT_CAP + 1, await pageRows);
-      if (searchAlone && p.search!.textOnlyCount !== undefined) return answer(p.search!.textOnlyCount, await pageRows);
+      const searchAlone = fieldsOf(f).length === 1 ? p.search : null;
+      if (searchAlone?.beyondCap) return answer(COUNT_CAP + 1, await pageRows);
+      if (searchAlone?.textOnlyCount !== undefined) return answer(searchAlone.textOnlyCount, await pageRows);
       const [countRes, rows] = await Promise.all([counted.query.execute(db), pageRows]);
       return answer(countRes.rows[0]?.count ?? 0, rows);
     },
