@@ -146,8 +146,8 @@ describe.each(TEST_DRIVERS)('request counts and the board by site (%s)', (driver
       dateEcheance: 'd.date_echeance DIR, d.id DIR',
       statut: 'd.statut_id DIR, d.id DIR',
       dateAnnulation: 'd.date_annulation DIR NULLS LAST, d.id DIR',
-      site: 's.nom_tri DIR, d.id DIR',
-      actionProgrammee: 'lower(t.libelle) DIR, d.id DIR',
+      site: 's.nom_tri DIR, s.code DIR, d.id DIR',
+      actionProgrammee: 'lower(t.libelle) DIR, t.id DIR, d.id DIR',
     };
     for (const [name, order] of Object.entries(orders)) {
       for (const direction of ['asc', 'desc']) {

@@ -35,9 +35,9 @@ export const BOARD_PATHS: ListPaths<keyof PendingListQuery['filter'] | 'search',
 /**
  * keptCount: as on the board, without a search (a search counts the requests it matches).
  * groupWalk: by site or by action, group by group in label order (sites from their natural-order
- * name index, or the few dozen actions), each group's requests by id from its (fk, id) index
- * (migration 014), at most a page's depth from each: the sort stops at the group that fills the
- * page instead of sorting every request of the history.
+ * (name, code) index, or the few dozen actions), each group's requests by id from its (fk, id)
+ * index (migration 014), at most a page's depth from each: the walk stops at the group that fills
+ * the page instead of sorting every request of the history.
  */
 export const HISTORY_PATHS: ListPaths<keyof HistoryQuery['filter'] | 'search', HistoryQuery['sort']['name']> = {
   fast: {
@@ -134,22 +134,34 @@ export function historyPage(db: Db, q: HistoryQuery, opts: PagerOptions = {}): R
     const nulls = reversed ? sql`NULLS FIRST` : sql`NULLS LAST`;
     const bySite = q.sort.name === 'site';
     if (groupWalk) {
-      // The sites straight from their name index (a subquery sorting them would sort all 2,000
-      // before the first page); nom_tri is never null: no NULLS clause, which would keep the
-      // index from serving DESC.
-      const groups = bySite ? sql`(SELECT g.id AS gid, g.nom_tri AS k FROM site g)` : sql`(SELECT g.id AS gid, lower(g.libelle) AS k FROM type_action g ORDER BY 2 ${dir} ${nulls})`;
+      // The groups in the list's order, the sites straight from their (name, code) index
+      // (nom_tri is never null: a NULLS clause would keep the index from serving DESC), each
+      // group's requests by id, at most a page's depth from each; the walk stops at the group
+      // that fills the page.
       const fk = bySite ? sql`d.site_id` : sql`d.type_action_programmee_id`;
-      return sql`SELECT x.id FROM ${groups} o
-          CROSS JOIN LATERAL (SELECT d.id FROM demande_intervention d WHERE ${fk} = o.gid AND ${cond} ORDER BY d.id ${dir} LIMIT ${offset + limit}) x
-          ORDER BY o.k ${dir} ${bySite ? sql`` : nulls}, x.id ${dir} LIMIT ${limit} OFFSET ${offset}`;
+      const requests = (group: RawBuilder<unknown>) => sql`SELECT d.id FROM demande_intervention d WHERE ${fk} = ${group} AND ${cond} ORDER BY d.id ${dir} LIMIT ${offset + limit}`;
+      if (!bySite || where.length === 0) {
+        // Each group's requests as one array, the arrays unrolled in the groups' order: the
+        // page comes out in order without sorting its 10,000 requests group by group (last page
+        // by action at 1M requests: 7.6 -> 1.7 ms; by site 2.4 -> 1.5 ms). PostgreSQL keeps the
+        // order of a subquery that the outer query only unrolls and limits (no join, no
+        // grouping); the tests compare every page with the plain query. Not for filtered sites:
+        // there each of hundreds of small arrays costs more than the sort it saves (a status
+        // filter: 9 -> 16 ms).
+        const groups = bySite ? sql`site g ORDER BY g.nom_tri ${dir}, g.code ${dir}` : sql`type_action g ORDER BY lower(g.libelle) ${dir} ${nulls}, g.id ${dir}`;
+        return sql`SELECT unnest(o.ids) AS id FROM (SELECT ARRAY(${requests(sql`g.id`)}) AS ids FROM ${groups}) o LIMIT ${limit} OFFSET ${offset}`;
+      }
+      return sql`SELECT x.id FROM site o CROSS JOIN LATERAL (${requests(sql`o.id`)}) x
+          ORDER BY o.nom_tri ${dir}, o.code ${dir}, x.id ${dir} LIMIT ${limit} OFFSET ${offset}`;
     }
     const order: Record<HistoryQuery['sort']['name'], RawBuilder<unknown>> = {
       dateCreation: sql`d.date_creation ${dir}`,
       dateEcheance: sql`d.date_echeance ${dir}`,
       statut: sql`d.statut_id ${dir}`,
       dateAnnulation: sql`d.date_annulation ${dir} ${nulls}`,
-      site: sql`s.nom_tri ${dir}`,
-      actionProgrammee: sql`lower(t.libelle) ${dir} ${nulls}`,
+      // The requests of one site (one action) together, even beside another of the same name.
+      site: sql`s.nom_tri ${dir}, s.code ${dir}`,
+      actionProgrammee: sql`lower(t.libelle) ${dir} ${nulls}, t.id ${dir}`,
     };
     const joins = bySite ? sql`JOIN site s ON s.id = d.site_id` : q.sort.name === 'actionProgrammee' ? sql`JOIN type_action t ON t.id = d.type_action_programmee_id` : sql``;
     return sql`SELECT d.id FROM demande_intervention d ${joins} WHERE ${cond} ORDER BY ${order[q.sort.name]}, d.id ${dir} LIMIT ${limit} OFFSET ${offset}`;

@@ -365,9 +365,10 @@ describe.each(TEST_DRIVERS)('intervention requests API (%s)', (driver) => {
       expect((await call('GET', '/api/admin/demande/intervention/get/all/by/filters?filter[statut]=2', provider.cookie)).statusCode).toBe(400);
     });
 
-    it('pages the history by site name (natural order) or by programmed action in the order of a full sort, ties by id, with filters', async () => {
-      // Two sites of the same name (their requests interleave by id), and another one that comes
-      // first in natural order ('2' before '13') and last in plain text order.
+    it('pages the history by site name (natural order) or by programmed action in the order of a full sort, each site’s requests together, with filters', async () => {
+      // Two sites of the same name (the requests of each together, the sites by code), and
+      // another one that comes first in natural order ('2' before '13') and last in plain text
+      // order.
       const a = await createEquippedSite(ctx.db);
       const b = await createEquippedSite(ctx.db);
       const c = await createEquippedSite(ctx.db);
@@ -377,13 +378,13 @@ describe.each(TEST_DRIVERS)('intervention requests API (%s)', (driver) => {
       const ids = (rows: { id: number }[]) => rows.map((r) => r.id);
       const reference = async (name: 'site' | 'actionProgrammee', direction: 'asc' | 'desc', statut?: number) => {
         const dir = sql.raw(direction);
-        const key = name === 'site' ? sql`s.nom_tri` : sql`lower(tp.libelle)`;
+        const key = name === 'site' ? sql`s.nom_tri ${dir}, s.code` : sql`lower(tp.libelle) ${dir} NULLS LAST, tp.id`;
         return ids(
           (
             await sql<{ id: number }>`SELECT d.id FROM demande_intervention d JOIN site s ON s.id = d.site_id
               JOIN type_action tp ON tp.id = d.type_action_programmee_id
               WHERE ${statut === undefined ? sql`true` : sql`d.statut_id = ${statut}`}
-              ORDER BY ${key} ${dir} NULLS LAST, d.id ${dir}`.execute(ctx.db)
+              ORDER BY ${key} ${dir}, d.id ${dir}`.execute(ctx.db)
           ).rows,
         );
       };
