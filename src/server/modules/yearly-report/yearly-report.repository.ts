@@ -3,7 +3,12 @@
 // screens agree; temperature readings, requests and public reports come from their tables, a
 // Paris year at a time, through their date indexes; households and permanences from their own
 // tables (migration 031), with the same rules as the statistics' monthly series. Every per-site figure is computed for all sites in one
-// grouped query, never one query per site.
+// grouped query, never one query per site. The figures per site and action, and per site and
+// month, come back as one row per site holding aligned arrays (the aggregates of one group read
+// its rows in the same order), unrolled here: the embedded database spends about 8 µs handing
+// each row to JavaScript, more than it spends summing it (3,542 rows a year at 100,000
+// interventions: 33 -> 18 ms; the 2,240 months: 9.5 -> 3.1 ms; on PostgreSQL at a million,
+// 319 -> 293 and 37 -> 26 ms).
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/client.js';
 import { PENDING_STATUTS, SITE_STATUT, STATUT_ANNULEE, STATUT_REALISEE } from '../../../shared/domain.js';
@@ -134,13 +139,15 @@ export function createYearlyReportRepository(db: Db) {
      * of the year's summary rows (a quarter of the time on the embedded database).
      */
     async actionTotals(annee: number, litreActions: readonly number[], site?: number): Promise<ActionTotal[]> {
-      const r = await sql<ActionTotal>`
-        SELECT s.site_id AS "siteId", s.type_action_id AS "actionId", sum(s.nb)::int AS nb,
-               coalesce(sum(s.quantite) FILTER (WHERE s.type_action_id = ANY(CAST(${`{${litreActions.join(',')}}`} AS int[]))), 0)::float8 AS litres
-          FROM intervention_stats_mois s
-         WHERE s.mois >= ${monthStart(annee)} AND s.mois < ${monthEnd(annee)} ${siteFilter(sql`s.site_id`, site)}
-         GROUP BY 1, 2`.execute(db);
-      return r.rows;
+      const r = await sql<{ siteId: number; actions: number[]; nbs: number[]; litres: number[] }>`
+        SELECT t."siteId", array_agg(t."actionId") AS actions, array_agg(t.nb) AS nbs, array_agg(t.litres) AS litres
+          FROM (SELECT s.site_id AS "siteId", s.type_action_id AS "actionId", sum(s.nb)::int AS nb,
+                       coalesce(sum(s.quantite) FILTER (WHERE s.type_action_id = ANY(CAST(${`{${litreActions.join(',')}}`} AS int[]))), 0)::float8 AS litres
+                  FROM intervention_stats_mois s
+                 WHERE s.mois >= ${monthStart(annee)} AND s.mois < ${monthEnd(annee)} ${siteFilter(sql`s.site_id`, site)}
+                 GROUP BY 1, 2) t
+         GROUP BY 1`.execute(db);
+      return r.rows.flatMap((x) => x.actions.map((actionId, i) => ({ siteId: x.siteId, actionId, nb: x.nbs[i], litres: x.litres[i] })));
     },
 
     /** Interventions of the whole network per action (the network summary of the statistics). */
@@ -153,11 +160,12 @@ export function createYearlyReportRepository(db: Db) {
 
     /** Interventions per site and month. */
     async monthTotals(annee: number, site?: number): Promise<MonthTotal[]> {
-      const r = await sql<MonthTotal>`
-        SELECT s.site_id AS "siteId", extract(month FROM s.mois)::int AS m, s.nb
+      const r = await sql<{ siteId: number; months: number[]; nbs: number[] }>`
+        SELECT s.site_id AS "siteId", array_agg(extract(month FROM s.mois)::int) AS months, array_agg(s.nb) AS nbs
           FROM intervention_stats_site_mois s
-         WHERE s.mois >= ${monthStart(annee)} AND s.mois < ${monthEnd(annee)} ${siteFilter(sql`s.site_id`, site)}`.execute(db);
-      return r.rows;
+         WHERE s.mois >= ${monthStart(annee)} AND s.mois < ${monthEnd(annee)} ${siteFilter(sql`s.site_id`, site)}
+         GROUP BY 1`.execute(db);
+      return r.rows.flatMap((x) => x.months.map((m, i) => ({ siteId: x.siteId, m, nb: x.nbs[i] })));
     },
 
     /** Temperature readings of the Paris year (as the statistics list them) per site and in all, and how many were out of range. */
