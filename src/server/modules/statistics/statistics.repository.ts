@@ -173,22 +173,25 @@ export function createStatisticsRepository(db: Db) {
       const { prestataire } = opts;
       const byProvider = prestataire === undefined ? sql`true` : sql`s.intervenant_id = ${prestataire}`;
       // Without a provider, the count of every action comes from the per-site-month totals (migration 012).
-      const figures =
+      const monthly =
         kind === 'all' && prestataire === undefined
-          ? await sql<{ site_id: number; m: number; v: number }>`
-              SELECT s.site_id, extract(month FROM s.mois)::int AS m, s.nb::float8 AS v
+          ? sql`SELECT s.site_id, extract(month FROM s.mois)::int AS m, s.nb::float8 AS v
                 FROM intervention_stats_site_mois s
-               WHERE s.mois >= ${yearStart(annee)} AND s.mois < ${yearEnd(annee)}`.execute(db)
-          : await sql<{ site_id: number; m: number; v: number }>`
-              SELECT s.site_id, extract(month FROM s.mois)::int AS m, ${kind === 'all' ? sql`sum(s.nb)` : sql`sum(s.quantite)`}::float8 AS v
+               WHERE s.mois >= ${yearStart(annee)} AND s.mois < ${yearEnd(annee)}`
+          : sql`SELECT s.site_id, extract(month FROM s.mois)::int AS m, ${kind === 'all' ? sql`sum(s.nb)` : sql`sum(s.quantite)`}::float8 AS v
                 FROM intervention_stats_mois s
                WHERE s.mois >= ${yearStart(annee)} AND s.mois < ${yearEnd(annee)}
                  AND ${actionFilter(kind)} AND ${byProvider}
-               GROUP BY 1, 2`.execute(db);
+               GROUP BY 1, 2`;
+      // One row per site, its months and their figures as aligned arrays: the embedded database
+      // hands each row to JavaScript at a cost above that of summing it (2,240 site-months a
+      // year at 100,000 interventions).
+      const figures = await sql<{ site_id: number; months: number[]; amounts: number[] }>`
+        SELECT f.site_id, array_agg(f.m) AS months, array_agg(f.v) AS amounts FROM (${monthly}) f GROUP BY 1`.execute(db);
       const bySite = new Map<number, number[]>();
       for (const f of figures.rows) {
-        const months = bySite.get(f.site_id) ?? new Array<number>(12).fill(0);
-        months[f.m - 1] = f.v;
+        const months = new Array<number>(12).fill(0);
+        f.months.forEach((m, i) => (months[m - 1] = f.amounts[i]));
         bySite.set(f.site_id, months);
       }
       // Sites with interventions in the year, once: the figures themselves for the count of every
