@@ -61,6 +61,20 @@ export function pageFromNearestEnd(page: { limit: number; offset: number }, coun
 }
 
 /**
+ * A page of a list sorted group by group (by site, by action...): `groups`, a FROM with its ORDER
+ * BY in the list's order, each give the ids of their entries in order as one array (`ids`, a
+ * subquery on the group's row `g`), and the arrays are unrolled in that order. The page comes out
+ * in order without sorting its entries: on a last page, sorting 10,000 of them group by group
+ * costs as much as reading them. PostgreSQL keeps the order of a subquery that the outer query
+ * only unrolls and limits (no join, no grouping); each list's tests compare its pages with its
+ * plain query. With a filter, many small arrays cost more than the sort: the lists keep their
+ * walk there.
+ */
+export function unrolledGroups(ids: RawBuilder<unknown>, groups: RawBuilder<unknown>, page: { limit: number; offset: number }): RawBuilder<{ id: number }> {
+  return sql<{ id: number }>`SELECT unnest(o.ids) AS id FROM (SELECT ARRAY(${ids}) AS ids FROM ${groups}) o LIMIT ${page.limit} OFFSET ${page.offset}`;
+}
+
+/**
  * Whether a search term is too short for the trigram indexes and is looked up as the start of
  * a word instead: one or two letters or digits.
  */
