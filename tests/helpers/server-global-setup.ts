@@ -1,6 +1,6 @@
 // Runs once before the server tests: keeps the files of one in-memory PGlite database, just
 // initialised and then migrated, in two temporary files, and (with TEST_DATABASE_URL) migrates one PostgreSQL database to serve as
-// a template. Each test database then starts as a copy (test-app.ts): about 0.3 s on PGlite
+// a template. Each test database then starts as a copy (test-app.ts): 0.4-0.6 s on PGlite
 // instead of 1.7 s to migrate and 4-6 s to initialise, and a file copy on PostgreSQL instead of
 // every migration. Both are removed when the run ends.
 import crypto from 'node:crypto';

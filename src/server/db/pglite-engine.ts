@@ -34,11 +34,24 @@ function liftoffOnly() {
 }
 
 /**
+ * A database in memory writes its log in segments of 1 MB, PostgreSQL's smallest, instead of 16.
+ * It holds its log in memory, and its copies (tests) carry it: a migrated copy was 44 MB, of
+ * which one 16 MB segment, and is 35 MB with these. Copying memory is most of what a test
+ * database's start costs (see createPGlite). A directory keeps PostgreSQL's default.
+ */
+const IN_MEMORY_INITDB = ['--wal-segsize=1'];
+
+/**
  * A directory, or null for a database in memory (tests). `image` (a database in memory only)
  * starts from the files of another one, as `PGlite.dumpDataDir` wrote them: a migrated copy
  * opens in a quarter of the time a fresh database takes to initialise and migrate.
+ *
+ * Bytes given as an image are read in place, never copied: PGlite copies each file out of them
+ * into its own memory, and leaves them as they are. A Blob would be read into a new buffer at
+ * every copy, which cost about a quarter of a test database's start (memory a process touches
+ * for the first time is slow to get on a virtual machine).
  */
-export async function createPGlite(dir: string | null, opts: { image?: Blob } = {}): Promise<PGlite> {
+export async function createPGlite(dir: string | null, opts: { image?: Blob | Uint8Array } = {}): Promise<PGlite> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { unaccent } = await import('@electric-sql/pglite/contrib/unaccent');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
@@ -47,6 +60,13 @@ export async function createPGlite(dir: string | null, opts: { image?: Blob } = 
     extensions: { unaccent, pg_trgm },
     parsers: { 1700: (v: string) => Number(v), 20: (v: string) => Number(v) },
     startParams: [...PGlite.defaultStartParams, ...Object.entries(PGLITE_SETTINGS).flatMap(([k, v]) => ['-c', `${k}=${v}`])],
-    ...(opts.image && dir === null ? { loadDataDir: opts.image } : {}),
+    ...(dir === null ? { initDbStartParams: IN_MEMORY_INITDB } : {}),
+    ...(opts.image && dir === null ? { loadDataDir: opts.image instanceof Uint8Array ? bytesAsBlob(opts.image) : opts.image } : {}),
   });
+}
+
+/** What PGlite reads of a Blob (its bytes, once), over bytes already in memory. */
+function bytesAsBlob(bytes: Uint8Array): Blob {
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.slice().buffer;
+  return { size: whole.byteLength, type: '', arrayBuffer: async () => whole } as unknown as Blob;
 }

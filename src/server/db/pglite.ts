@@ -132,7 +132,7 @@ export function pgliteWorkerWanted(dir: string | null, env: NodeJS.ProcessEnv = 
  * `image`: a database in memory on the main thread starts from these files (see createPGlite);
  * such a handle also offers `image()`, its own files, for the next copy.
  */
-export async function openPGlite(dir: string | null, opts: { worker?: boolean; image?: Blob } = {}): Promise<DatabaseHandle & { image?: () => Promise<Blob> }> {
+export async function openPGlite(dir: string | null, opts: { worker?: boolean; image?: Blob | Uint8Array } = {}): Promise<DatabaseHandle & { image?: () => Promise<Blob> }> {
   const worker = opts.worker ?? pgliteWorkerWanted(dir);
   let unlock = () => {};
   if (dir) {
