@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { TestProject } from 'vitest/node';
-import { openPGlite, openPostgres } from '../../src/server/db/client.js';
+import { openPGlite, openPostgres, type Db } from '../../src/server/db/client.js';
 import { migrate } from '../../src/server/db/migrate.js';
 
 declare module 'vitest' {
@@ -23,6 +23,18 @@ declare module 'vitest' {
   }
 }
 
+/**
+ * Drops PGlite's template0 and template1 from a migrated database in memory before it is copied:
+ * the application and its tests never create a database there, and the two are 14 of a copy's
+ * 35 MB. Each test database starts about 10% faster (8 API test files: 49-51 -> 45 CPU-s).
+ */
+export async function dropTemplateDatabases(db: Db) {
+  for (const name of ['template0', 'template1']) {
+    await sql.raw(`UPDATE pg_database SET datistemplate = false WHERE datname = '${name}'`).execute(db);
+    await sql.raw(`DROP DATABASE ${name}`).execute(db);
+  }
+}
+
 export default async function setup(project: TestProject) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'compost-test-image-'));
   const imageFile = path.join(dir, 'migrated.tar');
@@ -31,6 +43,7 @@ export default async function setup(project: TestProject) {
   try {
     fs.writeFileSync(emptyFile, Buffer.from(await (await h.image!()).arrayBuffer()));
     await migrate(h.db);
+    await dropTemplateDatabases(h.db);
     fs.writeFileSync(imageFile, Buffer.from(await (await h.image!()).arrayBuffer()));
   } finally {
     await h.close();

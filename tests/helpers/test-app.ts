@@ -10,6 +10,7 @@ import { createApp, type AppConfig } from '../../src/server/app.js';
 import { createMemoryMailer } from '../../src/server/mailer.js';
 import { hashPassword } from '../../src/server/passwords.js';
 import { seedCities } from '../../src/server/db/seed.js';
+import { dropTemplateDatabases } from './server-global-setup.js';
 
 export const TEST_DRIVERS: ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
@@ -28,7 +29,10 @@ function pgliteImage(key: 'pgliteImage' | 'pgliteEmptyImage'): Promise<Uint8Arra
       if (file && fs.existsSync(file)) return fs.readFileSync(file);
       const h = await openPGlite(null, { worker: false });
       try {
-        if (key === 'pgliteImage') await migrate(h.db);
+        if (key === 'pgliteImage') {
+          await migrate(h.db);
+          await dropTemplateDatabases(h.db);
+        }
         return new Uint8Array(await (await h.image!()).arrayBuffer());
       } finally {
         await h.close();
