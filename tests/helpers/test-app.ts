@@ -10,7 +10,7 @@ import { createApp, type AppConfig } from '../../src/server/app.js';
 import { createMemoryMailer } from '../../src/server/mailer.js';
 import { hashPassword } from '../../src/server/passwords.js';
 import { seedCities } from '../../src/server/db/seed.js';
-import { dropTemplateDatabases } from './server-global-setup.js';
+import { makePGliteImages } from './server-global-setup.js';
 
 export const TEST_DRIVERS: ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
@@ -20,25 +20,18 @@ export const TEST_DRIVERS: ('pglite' | 'postgres')[] = process.env.TEST_DATABASE
  * it: each test database starts from a copy (0.4-0.6 s) instead of initialising (PGlite's
  * initdb, 4-6 s of CPU) and migrating (about 1.7 s).
  */
-const images = new Map<'pgliteImage' | 'pgliteEmptyImage', Promise<Uint8Array>>();
-function pgliteImage(key: 'pgliteImage' | 'pgliteEmptyImage'): Promise<Uint8Array> {
-  let image = images.get(key);
+let images: Promise<{ empty: Uint8Array; migrated: Uint8Array }> | undefined;
+const imageFiles = new Map<'pgliteImage' | 'pgliteEmptyImage', Uint8Array>();
+async function pgliteImage(key: 'pgliteImage' | 'pgliteEmptyImage'): Promise<Uint8Array> {
+  let image = imageFiles.get(key);
   if (!image) {
-    image = (async () => {
-      const file = inject(key);
-      if (file && fs.existsSync(file)) return fs.readFileSync(file);
-      const h = await openPGlite(null, { worker: false });
-      try {
-        if (key === 'pgliteImage') {
-          await migrate(h.db);
-          await dropTemplateDatabases(h.db);
-        }
-        return new Uint8Array(await (await h.image!()).arrayBuffer());
-      } finally {
-        await h.close();
-      }
-    })();
-    images.set(key, image);
+    const file = inject(key);
+    if (file && fs.existsSync(file)) image = fs.readFileSync(file);
+    else {
+      images ??= makePGliteImages();
+      image = (await images)[key === 'pgliteImage' ? 'migrated' : 'empty'];
+    }
+    imageFiles.set(key, image);
   }
   return image;
 }
