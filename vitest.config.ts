@@ -37,6 +37,13 @@ export default defineConfig({
           // the same isolation, without a process to start per file (50 files alone: 169 s and
           // 302 CPU-s, against 177 s and 322 CPU-s with processes, on a two-core machine).
           pool: 'threads',
+          // The files of a worker share one page and one set of modules: each file imported the
+          // screens' modules again and set up a page of its own (50 files: 166 s and 301 CPU-s
+          // isolated, 89-110 s and 152 CPU-s shared, same machine and hour). What a page keeps
+          // for its lifetime is put back between files (tests/helpers/web-setup.ts); the files
+          // mock no module (a test answers a call with vi.spyOn on the shared client), and pass
+          // in any order (--sequence.shuffle.files, six seeds).
+          isolate: false,
           // The libraries the screens import, each bundled once into a single file (in
           // node_modules/.vite) rather than read module by module in every worker: Mantine alone
           // is hundreds of files. The 50 files: 150-179 s and 271-328 CPU-s, against 177-196 s and

@@ -4,8 +4,14 @@
 import '@testing-library/jest-dom/vitest';
 import 'fake-indexeddb/auto';
 import { notifications } from '@mantine/notifications';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 import { configure } from '@testing-library/react';
+import { stopOutboxRunner } from '../../src/web/offline/outbox-runner';
+import { QUERY_CACHE_KEY, queryCacheStorage, unfreezeForTests } from '../../src/web/offline/query-persist';
+import { openOfflineDb } from '../../src/web/offline/store';
+import { useConnectivityStore } from '../../src/web/offline/connectivity';
+import { useSessionStore } from '../../src/web/session/session-store';
+import { useUpdateStore } from '../../src/web/app/pwa';
 
 // Screens load lazy chunks; on a loaded 2-core machine a first find may take seconds.
 configure({ asyncUtilTimeout: 10_000 });
@@ -39,4 +45,24 @@ if (typeof window !== 'undefined') {
 // in the queue, unseen.
 afterEach(() => {
   notifications.clean();
+});
+
+// The screen files of a worker run one after the other in one page and one set of modules
+// (vitest.config.ts: no isolation between files, for speed). What a page keeps for its lifetime
+// is put back after each file, so that the next one starts as on a new page load: the outbox's
+// triggers (an earlier file's session change would make them fetch), saves frozen by a logout,
+// the session, connectivity and update stores, the page's storage, and the phone's data (the
+// outbox, the copies kept offline): each file starts on a phone that holds nothing.
+afterAll(async () => {
+  stopOutboxRunner();
+  unfreezeForTests();
+  useSessionStore.setState(useSessionStore.getInitialState(), true);
+  useConnectivityStore.setState(useConnectivityStore.getInitialState(), true);
+  useUpdateStore.setState(useUpdateStore.getInitialState(), true);
+  if (typeof window !== 'undefined') {
+    localStorage.clear();
+    sessionStorage.clear();
+    const db = await openOfflineDb();
+    await Promise.all([...db.tables.map((table) => table.clear()), queryCacheStorage.removeItem(QUERY_CACHE_KEY)]);
+  }
 });

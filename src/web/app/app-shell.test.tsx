@@ -132,10 +132,11 @@ describe('loading', () => {
   });
 
   it('does not wait for the active sites of a plain referent', async () => {
-    const api = mockApi({ 'GET /api/logged': loggedAs(['ROLE_USER']), 'GET /api/admin/site/get/all/actif': () => new Promise<never>(() => {}) });
+    // The list never comes: the screen shows all the same. (Whether it is asked for at all depends
+    // on the modules loaded with the shell, such as the field outbox's refresh of its copies.)
+    mockApi({ 'GET /api/logged': loggedAs(['ROLE_USER']), 'GET /api/admin/site/get/all/actif': () => new Promise<never>(() => {}) });
     renderApp('/admin/choix/site', { loggedRoutes: ALL_ADMIN_SCREENS });
     expect(await screen.findByText('Écran choix du site')).toBeInTheDocument();
-    expect(api.callsTo('GET', '/api/admin/site/get/all/actif')).toHaveLength(0);
   });
 
   it('reopens with the last known session when the server cannot be reached', async () => {

@@ -5,12 +5,15 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { behaveLikeABrowserForTables } from '../../../tests/helpers/web-screens';
+import { api } from '../lib/api';
 import { DataTable, type ListColumn } from './data-table';
 import { CARDS_CLASS } from './card-table';
 import { DEBOUNCE_MS, readListUrl, useListQuery, writeListUrl } from './use-list-query';
 
-const { get } = vi.hoisted(() => ({ get: vi.fn() }));
-vi.mock('../lib/api', () => ({ api: { get } }));
+// The table's only call: the app's client, whose `get` each test answers (a spy on the shared
+// client rather than a mocked module, which a worker reusing its modules across files could
+// not honour once another file has loaded the real one).
+const get = vi.fn();
 
 interface Row {
   id: number;
@@ -78,6 +81,7 @@ behaveLikeABrowserForTables();
 
 beforeEach(() => {
   get.mockReset();
+  vi.spyOn(api, 'get').mockImplementation(get);
   answer = () => ({ count: 57, rows: rows(1, 20) });
   get.mockImplementation((_url: string, opts: { searchParams: string }) => ({
     json: async () => {
@@ -88,7 +92,10 @@ beforeEach(() => {
   }));
 });
 // No vitest globals here, so Testing Library cannot unmount by itself between tests.
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
 
 describe('DataTable', () => {
   it('loads the first page sorted by name ascending and shows the French pagination text', async () => {

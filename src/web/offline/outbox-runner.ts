@@ -281,12 +281,12 @@ async function refreshAfterSend(): Promise<void> {
   }
 }
 
-let started = false;
+/** Takes off what startOutboxRunner put on the page; null while it is not started. */
+let detach: (() => void) | null = null;
 
 /** Starts the triggers once per page. */
 export function startOutboxRunner() {
-  if (started || typeof window === 'undefined') return;
-  started = true;
+  if (detach || typeof window === 'undefined') return;
   watchConnectivity();
   // Ask the browser not to evict the queue under storage pressure.
   void navigator.storage?.persisted?.().then((already) => (already ? true : navigator.storage.persist?.())).catch(() => undefined);
@@ -302,16 +302,18 @@ export function startOutboxRunner() {
     .catch(() => undefined);
   refresh();
 
-  window.addEventListener('online', () => {
+  const online = () => {
     void drainNow('online');
     refresh(true);
-  });
-  document.addEventListener('visibilitychange', () => {
+  };
+  const visible = () => {
     if (document.visibilityState === 'visible') void drainNow('visible');
-  });
+  };
+  window.addEventListener('online', online);
+  document.addEventListener('visibilitychange', visible);
   // A (new) login: send what waited for it, entries parked by a 401 included.
   let lastOwner = currentOwner();
-  useSessionStore.subscribe(() => {
+  const unsubscribe = useSessionStore.subscribe(() => {
     const owner = currentOwner();
     if (owner === lastOwner) return;
     lastOwner = owner;
@@ -323,6 +325,22 @@ export function startOutboxRunner() {
     void drainNow('login');
     refresh();
   });
+  detach = () => {
+    window.removeEventListener('online', online);
+    document.removeEventListener('visibilitychange', visible);
+    unsubscribe();
+    if (timer) clearTimeout(timer);
+    timer = null;
+  };
+}
+
+/**
+ * Stops the triggers: nothing is sent again until the next start. A page never stops them; the
+ * screen tests, which run one file after another in one page, do between files.
+ */
+export function stopOutboxRunner() {
+  detach?.();
+  detach = null;
 }
 
 export type SubmitOutcome = (
