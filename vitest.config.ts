@@ -40,9 +40,10 @@ export default defineConfig({
           // The files of a worker share one page and one set of modules: each file imported the
           // screens' modules again and set up a page of its own (50 files: 166 s and 301 CPU-s
           // isolated, 89-110 s and 152 CPU-s shared, same machine and hour). What a page keeps
-          // for its lifetime is put back between files (tests/helpers/web-setup.ts); the files
-          // mock no module (a test answers a call with vi.spyOn on the shared client), and pass
-          // in any order (--sequence.shuffle.files, six seeds).
+          // for its lifetime is put back between files (tests/helpers/web-setup.ts). A module
+          // another file may have loaded is not mocked but spied on (vi.spyOn on the shared API
+          // client); the one module mock, the photos' resizing, is of a module only its file
+          // loads. The files pass in any order (--sequence.shuffle.files, six seeds).
           isolate: false,
           // The libraries the screens import, each bundled once into a single file (in
           // node_modules/.vite) rather than read module by module in every worker: Mantine alone
