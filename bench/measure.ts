@@ -713,7 +713,7 @@ async function insertRates(client: pg.Client, rows = 2000) {
   ).rows[0];
   const rate = async (withTriggers: boolean, perEntry: boolean) => {
     // Each round from the same state: without it, a round also pays for the dead summary
-    // versions the rounds before it left (x1.38 to x1.53 for the same code on one morning).
+    // versions the rounds before it left.
     await vacuumChurned(client);
     await client.query('BEGIN');
     try {
