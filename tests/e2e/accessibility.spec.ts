@@ -76,13 +76,21 @@ async function open(page: Page, path: string) {
   const here = new URL(page.url());
   if (here.pathname + here.search === path) return;
   const before = await main.innerHTML();
+  const titleBefore = await page.title();
   await page.evaluate((to) => {
     window.history.pushState(null, '', to);
     window.dispatchEvent(new PopStateEvent('popstate'));
   }, path);
   await expect(page).toHaveURL((url) => url.pathname + url.search === path);
   await expect.poll(() => main.innerHTML(), { message: `${path}: the screen did not change` }).not.toBe(before);
+  // The previous screen may redraw itself on the new address (its table reads the query) before
+  // the next one has mounted: a screen that names itself is there once the title has changed.
+  if (named(path) && new URL(path, here).pathname !== here.pathname) {
+    await expect.poll(() => page.title(), { message: `${path}: the title still names the previous screen` }).not.toBe(titleBefore);
+  }
 }
+
+const named = (path: string) => NAMED.some((pattern) => pattern.test(path.split('?')[0]));
 
 async function check(page: Page, path: string, who: string) {
   const label = `${who} ${path}`;
@@ -91,7 +99,7 @@ async function check(page: Page, path: string, who: string) {
   expect.soft(await axeFindings(page), `${label}: serious or critical WCAG violations`).toEqual([]);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect.soft(overflow, `${label}: the page scrolls sideways`).toBeLessThanOrEqual(0);
-  if (NAMED.some((named) => named.test(path.split('?')[0]))) {
+  if (named(path)) {
     const h1 = page.getByRole('heading', { level: 1 });
     await expect.soft(h1, `${label}: one h1`).toHaveCount(1);
     const name = (await h1.first().textContent())?.trim();
